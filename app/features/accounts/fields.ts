@@ -1,0 +1,37 @@
+import { z } from 'zod'
+
+/*
+ * The fields every account form shares, with their French messages. Routes build their form
+ * schemas from these, so that sign-up, sign-in, settings and reset say the same thing.
+ */
+export const PASSWORD_MIN = 12
+export const PASSWORD_MAX = 128
+export const EMAIL_MAX = 254
+export const NAME_MAX = 80
+
+export const emailField = z
+	.string({ error: 'Saisissez votre adresse e-mail.' })
+	.trim()
+	.toLowerCase()
+	.min(1, 'Saisissez votre adresse e-mail.')
+	.max(EMAIL_MAX, 'Cette adresse e-mail est trop longue.')
+	.pipe(z.email('Cette adresse e-mail n’est pas valide (exemple : prenom@exemple.fr).'))
+
+export const newPasswordField = z
+	.string({ error: 'Choisissez un mot de passe.' })
+	.min(PASSWORD_MIN, `Le mot de passe doit contenir au moins ${PASSWORD_MIN} caractères.`)
+	.max(PASSWORD_MAX, `Le mot de passe ne peut pas dépasser ${PASSWORD_MAX} caractères.`)
+
+export const currentPasswordField = z
+	.string({ error: 'Saisissez votre mot de passe.' })
+	.min(1, 'Saisissez votre mot de passe.')
+	.max(PASSWORD_MAX, 'Mot de passe incorrect.')
+
+export const nameField = z
+	.string({ error: 'Indiquez votre nom ou un pseudonyme.' })
+	.trim()
+	.min(1, 'Indiquez votre nom ou un pseudonyme.')
+	.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`)
+
+/** A same-site path sent along with a form, checked again by safeRedirect before use. */
+export const redirectToField = z.string().max(2048).optional()

@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm'
+import { z } from 'zod'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { user } from '#app/platform/db/schema.ts'
+import type { Profile } from './types.ts'
+
+export type { Profile }
+
+
+export const NAME_MAX = 80
+export const CITY_MAX = 80
+
+/** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
+const settable = {
+	name: z
+		.string()
+		.trim()
+		.min(1, 'Le nom ne peut pas être vide.')
+		.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
+	city: z.string().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`),
+} as const
+const clearable = ['city', 'image'] as const
+
+type Settable = keyof typeof settable
+type Clearable = (typeof clearable)[number]
+
+export type ProfileUpdate =
+	| { ok: true; values: Partial<Record<Settable, string>>; clear: Clearable[] }
+	| { ok: false; field: string; reason: string }
+
+/** Checks an updateUserData payload: `{ values: {...}, valuesToClear: [...] }`. */
+export function parseProfileUpdate(body: unknown): ProfileUpdate {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return { ok: false, field: '(body)', reason: 'Le corps de la requête doit être un objet JSON.' }
+	}
+	for (const key of Object.keys(body)) {
+		if (key !== 'values' && key !== 'valuesToClear') {
+			return { ok: false, field: key, reason: `Champ inconnu : ${key}.` }
+		}
+	}
+	const { values = {}, valuesToClear = [] } = body as { values?: unknown; valuesToClear?: unknown }
+	if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+		return { ok: false, field: 'values', reason: '« values » doit être un objet.' }
+	}
+	if (!Array.isArray(valuesToClear)) {
+		return { ok: false, field: 'valuesToClear', reason: '« valuesToClear » doit être une liste.' }
+	}
+	const parsed: Partial<Record<Settable, string>> = {}
+	for (const [field, value] of Object.entries(values)) {
+		if (!(field in settable)) {
+			return { ok: false, field, reason: `Le champ « ${field} » ne peut pas être modifié.` }
+		}
+		const result = settable[field as Settable].safeParse(value)
+		if (!result.success) {
+			const reason = typeof value === 'string' ? result.error.issues[0]!.message : `« ${field} » doit être un texte.`
+			return { ok: false, field, reason }
+		}
+		parsed[field as Settable] = result.data
+	}
+	const clear: Clearable[] = []
+	for (const field of valuesToClear) {
+		if (typeof field !== 'string' || !(clearable as readonly string[]).includes(field)) {
+			return { ok: false, field: String(field), reason: `Le champ « ${String(field)} » ne peut pas être effacé.` }
+		}
+		if (field in parsed) {
+			return { ok: false, field, reason: `Le champ « ${field} » ne peut pas être à la fois modifié et effacé.` }
+		}
+		clear.push(field as Clearable)
+	}
+	return { ok: true, values: parsed, clear }
+}
+
+export async function getProfile(db: Db, userId: string): Promise<Profile | null> {
+	const [row] = await db.select().from(user).where(eq(user.id, userId))
+	if (!row) return null
+	return {
+		id: row.id,
+		name: row.name,
+		email: row.email,
+		emailVerified: row.emailVerified,
+		image: row.image,
+		city: row.city,
+		role: row.role === 'admin' ? 'admin' : 'user',
+		createdAt: row.createdAt.toISOString(),
+	}
+}
+
+export async function updateProfile(
+	db: Db,
+	userId: string,
+	update: Extract<ProfileUpdate, { ok: true }>,
+): Promise<Profile | null> {
+	const changes: Partial<typeof user.$inferInsert> = { ...update.values }
+	if (changes.city === '') changes.city = null
+	for (const field of update.clear) changes[field] = null
+	if (Object.keys(changes).length > 0) {
+		await db.update(user).set(changes).where(eq(user.id, userId))
+	}
+	return getProfile(db, userId)
+}

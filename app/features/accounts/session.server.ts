@@ -1,0 +1,53 @@
+import { data, redirect } from 'react-router'
+import { getAuth } from '#app/platform/platform.server.ts'
+import { safeRedirect } from './redirect.ts'
+import type { AuthUser } from './types.ts'
+
+export type SessionUser = AuthUser
+
+/** The signed-in user of this request, or null. Never trusts anything but the session cookie. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+	const auth = await getAuth()
+	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
+	if (!result) return null
+	const { user } = result
+	return {
+		id: user.id,
+		name: user.name,
+		email: user.email,
+		emailVerified: user.emailVerified,
+		image: user.image ?? null,
+		role: user.role === 'admin' ? 'admin' : 'user',
+	}
+}
+
+function currentPath(request: Request): string {
+	const url = new URL(request.url)
+	return url.pathname + url.search
+}
+
+/** Signed-in only: otherwise to the sign-in page, coming back here afterwards. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+	const user = await getSessionUser(request)
+	if (!user) {
+		const params = new URLSearchParams({ redirectTo: currentPath(request) })
+		throw redirect(`/auth/signin?${params}`)
+	}
+	return user
+}
+
+/** Admins only: a signed-out visitor goes to sign in, a member gets a 403 and no data. */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+	const user = await requireUser(request)
+	if (user.role !== 'admin') throw data({ reason: 'forbidden' }, { status: 403 })
+	return user
+}
+
+/** Signed-out only (sign-in, sign-up…): a signed-in visitor goes on to the dashboard. */
+export async function requireAnonymous(request: Request): Promise<void> {
+	const user = await getSessionUser(request)
+	if (user) {
+		const target = new URL(request.url).searchParams.get('redirectTo')
+		throw redirect(safeRedirect(target, '/dashboard'))
+	}
+}

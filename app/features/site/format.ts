@@ -1,0 +1,35 @@
+/** French formatting in Europe/Paris, the same on the server and in the browser. */
+const TIME_ZONE = 'Europe/Paris'
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', {
+	weekday: 'long',
+	day: 'numeric',
+	month: 'long',
+	year: 'numeric',
+	timeZone: TIME_ZONE,
+})
+const timeFormat = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', timeZone: TIME_ZONE })
+const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+
+/** « samedi 14 mars 2026 » */
+export function formatDate(value: Date | string): string {
+	return dateFormat.format(new Date(value))
+}
+
+/** « 20 h 30 », « 21 h » */
+export function formatTime(value: Date | string): string {
+	const parts = timeFormat.formatToParts(new Date(value))
+	const hour = parts.find((p) => p.type === 'hour')?.value ?? ''
+	const minute = parts.find((p) => p.type === 'minute')?.value ?? '00'
+	return minute === '00' ? `${Number(hour)} h` : `${Number(hour)} h ${minute}`
+}
+
+/** « samedi 14 mars 2026 à 20 h 30 » */
+export function formatDateTime(value: Date | string): string {
+	return `${formatDate(value)} à ${formatTime(value)}`
+}
+
+/** « 12,50 € » (with the narrow no-break space French typography wants). */
+export function formatEuros(amount: number): string {
+	return euroFormat.format(amount)
+}

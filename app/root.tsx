@@ -1,0 +1,101 @@
+import { useTranslation } from 'react-i18next'
+import {
+	data,
+	isRouteErrorResponse,
+	Links,
+	Meta,
+	Outlet,
+	Scripts,
+	ScrollRestoration,
+	useNavigation,
+	useRouteLoaderData,
+} from 'react-router'
+import type { Route } from './+types/root'
+import { useNonce } from '#app/components/nonce.tsx'
+import { ErrorPage } from '#app/components/error-page.tsx'
+import { Splash } from '#app/components/splash.tsx'
+import { getProfile } from '#app/features/accounts/profile.server.ts'
+import { getSessionUser } from '#app/features/accounts/session.server.ts'
+import { getBand } from '#app/features/site/band.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
+import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
+import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
+import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
+import stylesheet from './styles/app.css?url'
+
+export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, trailingSlashMiddleware]
+
+export const links: Route.LinksFunction = () => [
+	{ rel: 'stylesheet', href: stylesheet },
+	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const band = getBand()
+	const user = await getSessionUser(request)
+	const profile = user ? await getProfile(await getDb(), user.id) : null
+	return data({ band, user, profile })
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+	const nonce = useNonce()
+	const rootData = useRouteLoaderData<typeof loader>('root')
+	const band = rootData?.band
+	const style = band ? ({ '--accent': band.accent, '--on-accent': band.onAccent } as React.CSSProperties) : undefined
+	return (
+		<html lang="fr" dir="ltr" style={style}>
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<meta name="color-scheme" content="dark light" />
+				<Meta />
+				<Links />
+			</head>
+			<body>
+				{children}
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
+			</body>
+		</html>
+	)
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+	return (
+		<SessionProvider user={loaderData.user} profile={loaderData.profile}>
+			<SessionGate />
+		</SessionProvider>
+	)
+}
+
+/** The pulsing-logo splash while the session is UNKNOWN, or while a slow screen loads. */
+function SessionGate() {
+	const session = useSession()
+	const navigation = useNavigation()
+	if (session.status === 'UNKNOWN') return <Splash />
+	return (
+		<>
+			<Outlet />
+			{navigation.state === 'loading' && !navigation.formMethod ? <Splash delayed overlay /> : null}
+		</>
+	)
+}
+
+export function HydrateFallback() {
+	return <Splash />
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+	const { t } = useTranslation()
+	if (isRouteErrorResponse(error)) {
+		if (error.status === 403) return <ErrorPage code={403} title={t('errors.forbidden.title')} body={t('errors.forbidden.body')} />
+		if (error.status === 404 || error.status === 405)
+			return <ErrorPage code={404} title={t('errors.notFound.title')} body={t('errors.notFound.body')} />
+		if (error.status === 429)
+			return <ErrorPage code={429} title={t('errors.tooMany.title')} body={t('errors.tooMany.body')} />
+		if (error.status >= 400 && error.status < 500)
+			return <ErrorPage code={error.status} title={t('errors.badRequest.title')} body={t('errors.badRequest.body')} />
+	}
+	const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined
+	return <ErrorPage code={500} title={t('errors.server.title')} body={t('errors.server.body')} detail={detail} />
+}

@@ -1,0 +1,32 @@
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
+
+/*
+ * The route table, written out. It mirrors PRODUCT.md's (and the seed's) table; screens that later
+ * issues build are added here as they arrive. Unknown paths go to `/` (the last route).
+ */
+export default [
+	// Public site
+	layout('routes/public/layout.tsx', [index('routes/public/home.tsx')]),
+	route('banner', 'routes/public/banner.tsx'),
+
+	// Account area
+	route('auth', 'routes/auth/layout.tsx', [
+		index('routes/auth/index.tsx'),
+		route('signin', 'routes/auth/signin.tsx'),
+		route('signup', 'routes/auth/signup.tsx'),
+		route('signout', 'routes/auth/signout.tsx'),
+	]),
+
+	// Member dashboard and admin
+	route('dashboard', 'routes/dashboard/layout.tsx', [
+		index('routes/dashboard/home.tsx'),
+		route('admin', 'routes/admin/layout.tsx', [index('routes/admin/overview.tsx')]),
+	]),
+
+	// JSON API and machine endpoints
+	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts')]),
+	route('healthz', 'routes/api/healthz.ts'),
+	route('favicon.svg', 'routes/api/favicon.ts'),
+
+	route('*', 'routes/public/catch-all.tsx'),
+] satisfies RouteConfig

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next'
+import { Outlet } from 'react-router'
+import type { Route } from './+types/layout'
+import { requireAdmin } from '#app/features/accounts/session.server.ts'
+
+/** The admin container. Its own check is not enough: every admin loader and action checks again. */
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	return null
+}
+
+export default function AdminLayout() {
+	const { t } = useTranslation()
+	return (
+		<div>
+			<p className="text-xs font-semibold tracking-widest uppercase opacity-70">{t('admin.label')}</p>
+			<Outlet />
+		</div>
+	)
+}

@@ -1,0 +1,119 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/signup'
+import { Button } from '#app/components/ui/button.tsx'
+import { Checkbox } from '#app/components/ui/checkbox.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { FormError } from '#app/components/ui/form-error.tsx'
+import { emailField, nameField, newPasswordField, PASSWORD_MIN, redirectToField } from '#app/features/accounts/fields.ts'
+import { signUpWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
+import { safeRedirect } from '#app/features/accounts/redirect.ts'
+import { requireAnonymous } from '#app/features/accounts/session.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+
+const SignUpSchema = z.object({
+	name: nameField,
+	email: emailField,
+	password: newPasswordField,
+	acceptPrivacy: z.literal('on', { error: 'Acceptez la politique de confidentialité pour créer un compte.' }),
+	redirectTo: redirectToField,
+})
+
+export function meta({ loaderData: data }: Route.MetaArgs) {
+	return [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAnonymous(request)
+	const redirectTo = new URL(request.url).searchParams.get('redirectTo')
+	return {
+		title: getT()('auth.signup.metaTitle'),
+		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
+		constraint: getZodConstraint(SignUpSchema),
+	}
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	await requireAnonymous(request)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, {
+		schema: SignUpSchema.superRefine((value, ctx) => {
+			const weakness = passwordWeakness(value.password, { email: value.email, name: value.name })
+			if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness })
+		}),
+	})
+	if (submission.status !== 'success') {
+		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
+	}
+	const { name, email, password, redirectTo } = submission.value
+	const outcome = await signUpWithPassword(request, { name, email, password })
+	if (!outcome.ok) {
+		return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
+			status: outcome.status,
+		})
+	}
+	return redirect(safeRedirect(redirectTo), { headers: outcome.headers })
+}
+
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const [form, fields] = useForm<z.input<typeof SignUpSchema>>({
+		lastResult: actionData,
+		constraint: loaderData.constraint,
+		shouldRevalidate: 'onInput',
+	})
+	const signinHref = loaderData.redirectTo
+		? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}`
+		: '/auth/signin'
+	return (
+		<>
+			<h1 className="font-display text-4xl uppercase tracking-wide">{t('auth.signup.title')}</h1>
+			<p className="mt-2 text-ink-300">{t('auth.signup.intro')}</p>
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+				<FormError id={form.errorId} errors={form.errors} />
+				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
+				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={fields.name.errors}>
+					{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
+				</Field>
+				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
+				</Field>
+				<Field
+					label={t('auth.fields.newPassword')}
+					hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
+					errors={fields.password.errors}
+				>
+					{(control) => (
+						<Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="new-password" />
+					)}
+				</Field>
+				<Checkbox
+					{...getInputProps(fields.acceptPrivacy, { type: 'checkbox' })}
+					errors={fields.acceptPrivacy.errors}
+					label={
+						<>
+							{t('auth.signup.acceptPrivacyBefore')}{' '}
+							<Link to="/policies/privacy" className="underline decoration-accent decoration-2 underline-offset-4">
+								{t('auth.signup.privacyPolicy')}
+							</Link>
+						</>
+					}
+				/>
+				<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
+					{navigation.state === 'submitting' ? t('auth.signup.submitting') : t('auth.signup.submit')}
+				</Button>
+			</Form>
+			<p className="mt-6 text-center text-ink-300">
+				{t('auth.signup.haveAccount')}{' '}
+				<Link to={signinHref} className="font-semibold text-ink-100 underline decoration-accent decoration-2 underline-offset-4">
+					{t('auth.signup.signIn')}
+				</Link>
+			</p>
+		</>
+	)
+}

@@ -1,0 +1,102 @@
+/*
+ * The production server: one Node process for pages, API, auth, static files and (later) jobs.
+ * Run with `npm start` (build + serve) or `npm run serve` (an existing build).
+ */
+import '../scripts/check-node.mjs'
+import './production-mode.ts'
+import http from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequestListener } from '@react-router/node'
+import type { ServerBuild } from 'react-router'
+import pino from 'pino'
+import { clientAddress, createProxyTrust } from './client-address.ts'
+import { createStaticHandler } from './static-files.ts'
+
+const root = path.resolve(import.meta.dirname, '..')
+const buildDir = path.join(root, 'build')
+const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined })
+
+const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
+const platform = build.entry.module as unknown as {
+	getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string } }>
+	closePlatform(): Promise<void>
+}
+
+// Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
+let env: Awaited<ReturnType<typeof platform.getPlatform>>['env']
+try {
+	;({ env } = await platform.getPlatform())
+} catch (error) {
+	log.fatal({ err: error }, (error as Error).message)
+	process.exit(1)
+}
+
+const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
+const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
+const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
+const https = env.SITE_URL.startsWith('https://')
+
+const securityHeaders: Record<string, string> = {
+	'X-Content-Type-Options': 'nosniff',
+	'Referrer-Policy': 'strict-origin-when-cross-origin',
+	'X-Frame-Options': 'DENY',
+	'Cross-Origin-Opener-Policy': 'same-origin',
+	'Cross-Origin-Resource-Policy': 'same-origin',
+	'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+	...(https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
+}
+
+const server = http.createServer((req, res) => {
+	const started = process.hrtime.bigint()
+	for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value)
+	// The app reads the client address from this header alone; a client never gets to set it.
+	const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
+	req.headers['x-client-address'] = address
+	res.on('finish', () => {
+		const ms = Number(process.hrtime.bigint() - started) / 1e6
+		log.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
+	})
+
+	let pathname = '/'
+	try {
+		pathname = new URL(req.url ?? '/', 'http://x').pathname
+	} catch {
+		res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
+		res.end('Requête invalide.')
+		return
+	}
+	if (serveStatic(req, res, pathname)) return
+	handleRequest(req, res)
+})
+
+server.keepAliveTimeout = 65_000
+server.headersTimeout = 66_000
+server.requestTimeout = 60_000
+
+server.listen(env.PORT, env.HOST, () => {
+	log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
+})
+
+let stopping = false
+async function shutdown(signal: string) {
+	if (stopping) return
+	stopping = true
+	log.info({ signal }, 'shutting down')
+	const force = setTimeout(() => {
+		log.error('shutdown took too long, exiting')
+		process.exit(1)
+	}, 10_000)
+	force.unref()
+	server.close()
+	server.closeIdleConnections()
+	try {
+		await platform.closePlatform()
+	} catch (error) {
+		log.error({ err: error }, 'error while closing the database')
+	}
+	log.info('stopped')
+	process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

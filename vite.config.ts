@@ -1,0 +1,14 @@
+import { reactRouter } from '@react-router/dev/vite'
+import tailwindcss from '@tailwindcss/vite'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+	resolve: { tsconfigPaths: true },
+	plugins: [tailwindcss(), reactRouter()],
+	build: { target: 'es2022' },
+	server: { port: Number(process.env.PORT ?? 3000) },
+	ssr: {
+		// Native or WASM-bearing server packages stay outside the server bundle.
+		external: ['@electric-sql/pglite', 'pg', 'pino', 'proper-lockfile'],
+	},
+})
