@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 
-const root = path.resolve('build/client')
+const root = path.resolve(process.env.BUILD_DIR ?? 'build', 'client')
 const compressible = /\.(js|mjs|css|json|svg|txt|xml|map|webmanifest)$/
 let count = 0
 function walk(dir) {

@@ -14,7 +14,7 @@ import { clientAddress, createProxyTrust } from './client-address.ts'
 import { createStaticHandler } from './static-files.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
-const buildDir = path.join(root, 'build')
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined })
 
 const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
