@@ -1,32 +1,49 @@
-import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { Link, useRouteLoaderData } from 'react-router'
+import { Logo } from './logo.tsx'
+import { SkipLink } from './skip-link.tsx'
+import { buttonClasses } from './ui/button.tsx'
 
-/** Our own French error pages (403, 404, 500…): a code, a sentence, a way back. */
+type RootData = { band: { name: string; logoUrl: string | null } }
+
+/** Our own French error pages (403, 404, 500…): the code as a poster, a sentence, a way back. */
 export function ErrorPage(props: { code: number; title: string; body: string; detail?: string }) {
 	const { t } = useTranslation()
+	// The band's mark when the root's data is there (not when the root loader itself failed).
+	const band = (useRouteLoaderData('root') as RootData | undefined)?.band
 	return (
-		<main id="contenu" className="grid min-h-dvh place-items-center bg-ink-950 px-6 py-16 text-ink-100">
-			<title>{`${props.title} · ${props.code}`}</title>
-			<div className="max-w-xl text-center">
-				<p className="font-display text-[clamp(5rem,22vw,10rem)] leading-none text-accent" aria-hidden="true">
+		<div className="poster-backdrop flex min-h-dvh flex-col text-fg">
+			<SkipLink />
+			{band ? (
+				<header className="mx-auto w-full max-w-page px-gutter py-4 sm:py-5">
+					<Link to="/" className="inline-flex min-h-11 items-center gap-3 rounded-control">
+						<Logo name={band.name} logoUrl={band.logoUrl} decorative className="size-10 sm:size-11" />
+						<span className="font-display text-xl tracking-display uppercase sm:text-2xl">{band.name}</span>
+					</Link>
+				</header>
+			) : null}
+			<main id="contenu" className="mx-auto flex w-full max-w-page flex-1 flex-col justify-center px-gutter pt-8 pb-20">
+				<title>{`${props.title} · ${props.code}`}</title>
+				<p className="eyebrow text-accent-fg">{t('errors.codeLabel', { code: props.code })}</p>
+				<p
+					aria-hidden="true"
+					className="mt-5 font-display text-[clamp(7rem,34vw,18rem)] leading-[0.78] tracking-[-0.01em] text-accent-fg"
+				>
 					{props.code}
 				</p>
-				<h1 className="mt-4 font-display text-4xl uppercase tracking-wide sm:text-5xl">{props.title}</h1>
-				<p className="mt-4 text-lg text-ink-300">{props.body}</p>
-				<div className="mt-8 flex flex-wrap justify-center gap-3">
-					<Link
-						to="/"
-						className="inline-flex min-h-11 items-center rounded-full bg-accent px-6 font-semibold text-on-accent"
-					>
+				<h1 className="mt-6 max-w-3xl font-display text-headline tracking-display uppercase sm:mt-8">{props.title}</h1>
+				<p className="mt-4 max-w-xl text-lg text-muted">{props.body}</p>
+				<div className="mt-8 flex flex-wrap gap-3">
+					<Link to="/" className={buttonClasses('primary', 'lg')}>
 						{t('errors.backHome')}
 					</Link>
 				</div>
 				{props.detail ? (
-					<pre className="mt-8 max-h-80 overflow-auto rounded bg-ink-900 p-4 text-left text-xs text-ink-300">
+					<pre className="mt-10 max-h-80 overflow-auto rounded-card border border-line bg-surface p-4 text-left text-xs text-muted">
 						{props.detail}
 					</pre>
 				) : null}
-			</div>
-		</main>
+			</main>
+		</div>
 	)
 }

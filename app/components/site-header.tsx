@@ -1,20 +1,31 @@
-import { useTranslation } from 'react-i18next'
+import { clsx } from 'clsx'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { Link } from 'react-router'
 import { Logo } from './logo.tsx'
+import { buttonClasses } from './ui/button.tsx'
 
+/** The public header: the band's mark on the left, the way into the account area on the right. */
 export function SiteHeader(props: { band: { name: string; logoUrl: string | null }; signedIn: boolean }) {
 	const { t } = useTranslation()
 	return (
 		<header className="absolute inset-x-0 top-0 z-20">
-			<div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-4 sm:px-6">
-				<Link to="/" className="flex items-center gap-3 rounded">
-					<Logo name={props.band.name} logoUrl={props.band.logoUrl} decorative className="size-10" />
-					<span className="font-display text-2xl uppercase tracking-wide">{props.band.name}</span>
+			<div className="mx-auto flex max-w-page items-center justify-between gap-4 px-gutter py-4 sm:py-5">
+				<Link to="/" className="group flex min-h-11 min-w-0 items-center gap-3 rounded-control">
+					<Logo name={props.band.name} logoUrl={props.band.logoUrl} decorative className="size-10 sm:size-11" />
+					<span
+						className={clsx(
+							'truncate font-display text-xl tracking-display text-fg uppercase sm:text-2xl',
+							// A long name would be cut on a small phone: the logo alone says it there.
+							props.band.name.length > 12 && 'max-[419px]:sr-only',
+						)}
+					>
+						{props.band.name}
+					</span>
 				</Link>
 				<nav aria-label={t('site.nav.label')}>
 					<Link
 						to={props.signedIn ? '/dashboard' : '/auth/signin'}
-						className="inline-flex min-h-11 items-center rounded-full border border-ink-100/40 px-5 text-sm font-semibold hover:border-ink-100"
+						className={buttonClasses('secondary', 'md', 'border-fg/40 bg-canvas/30 backdrop-blur-sm')}
 					>
 						{props.signedIn ? t('site.nav.myAccount') : t('site.nav.signIn')}
 					</Link>

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { useRouteLoaderData } from 'react-router'
 import { Logo } from './logo.tsx'
 
@@ -18,13 +18,18 @@ export function Splash(props: { delayed?: boolean; overlay?: boolean }) {
 			role="status"
 			aria-live="polite"
 			className={clsx(
-				'fixed inset-0 z-50 grid place-items-center bg-ink-950',
-				props.overlay && 'bg-ink-950/85 backdrop-blur-sm',
-				props.delayed && 'animate-[splash-in_200ms_ease-out_400ms_both]',
+				'fixed inset-0 z-50 grid place-items-center',
+				props.overlay ? 'bg-canvas/80 backdrop-blur-sm' : 'bg-canvas',
+				props.delayed && 'animate-[splash-in_240ms_ease-out_400ms_both]',
 			)}
 		>
-			<div className="flex flex-col items-center gap-4">
-				<Logo name={name} logoUrl={root?.band.logoUrl ?? null} decorative className="size-24 animate-pulse-logo" />
+			<div className="flex flex-col items-center gap-5">
+				<Logo
+					name={name}
+					logoUrl={root?.band.logoUrl ?? null}
+					decorative
+					className="size-20 animate-pulse-logo motion-reduce:animate-none sm:size-24"
+				/>
 				<span className="sr-only">{t('common.loading')}</span>
 			</div>
 		</div>

@@ -2,30 +2,36 @@ import { clsx } from 'clsx'
 import type { ComponentProps } from 'react'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'
-export type ButtonSize = 'md' | 'lg' | 'sm'
+export type ButtonSize = 'sm' | 'md' | 'lg'
 
 const variants: Record<ButtonVariant, string> = {
-	primary: 'bg-accent text-on-accent hover:brightness-110',
-	secondary: 'border border-current/30 bg-transparent hover:bg-current/10',
-	ghost: 'bg-transparent hover:bg-current/10',
-	danger: 'bg-red-700 text-white hover:bg-red-800',
+	primary: 'bg-accent text-on-accent hover:brightness-110 active:brightness-95',
+	secondary: 'border border-line-strong bg-transparent text-fg hover:border-fg hover:bg-fg/5',
+	ghost: 'bg-transparent text-fg hover:bg-fg/8',
+	danger: 'bg-danger-solid text-on-danger-solid hover:brightness-110 active:brightness-95',
 }
 const sizes: Record<ButtonSize, string> = {
-	sm: 'min-h-9 px-3 text-sm',
-	md: 'min-h-11 px-5 text-base',
-	lg: 'min-h-13 px-7 text-lg',
+	// Dense for the dashboard's tables on a mouse; still 44 px under a finger.
+	sm: 'min-h-9 px-3 text-sm whitespace-nowrap pointer-coarse:min-h-11',
+	md: 'min-h-11 px-5 text-[0.9375rem] whitespace-nowrap',
+	// The poster's call to action: may wrap on a 320 px phone rather than overflow.
+	lg: 'min-h-13 px-6 py-2 text-base leading-tight tracking-wide uppercase sm:px-7',
 }
 
+/** The classes of a button, for a link that looks like one (`<Link className={buttonClasses()}>`). */
 export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string) {
 	return clsx(
-		'inline-flex items-center justify-center gap-2 rounded-full font-semibold transition',
-		'disabled:cursor-not-allowed disabled:opacity-60',
+		'inline-flex max-w-full shrink-0 items-center justify-center gap-2 rounded-control text-center font-semibold select-none',
+		'transition-[background-color,border-color,filter,color] duration-150',
+		'disabled:cursor-not-allowed disabled:opacity-55 aria-disabled:cursor-not-allowed aria-disabled:opacity-55',
+		'[&_svg]:size-[1.15em] [&_svg]:shrink-0',
 		variants[variant],
 		sizes[size],
 		className,
 	)
 }
 
+/** A button; `type="button"` unless told otherwise, so it never submits a form by surprise. */
 export function Button({
 	variant,
 	size,

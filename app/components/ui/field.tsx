@@ -1,11 +1,20 @@
 import { clsx } from 'clsx'
-import { useId, type ComponentProps, type ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
+import { FieldError } from './field-error.tsx'
 
-/** Label, control, hint and error, wired together for assistive technology. */
+export { Input, controlClasses } from './input.tsx'
+
+/**
+ * Label, control, hint and error, wired together for assistive technology. The control comes from
+ * the render prop, which hands it its id and aria attributes:
+ * `<Field label="E-mail">{(control) => <Input {...control} name="email" />}</Field>`.
+ */
 export function Field(props: {
 	label: ReactNode
 	hint?: ReactNode
 	errors?: string[] | null
+	/** Shown after the label, e.g. « facultatif ». */
+	optional?: ReactNode
 	className?: string
 	children: (control: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => ReactNode
 }) {
@@ -15,28 +24,17 @@ export function Field(props: {
 	const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined
 	return (
 		<div className={clsx('flex flex-col gap-1.5', props.className)}>
-			<label htmlFor={id} className="text-sm font-semibold">
+			<label htmlFor={id} className="text-sm font-semibold text-fg">
 				{props.label}
+				{props.optional ? <span className="ml-1.5 font-normal text-muted">{props.optional}</span> : null}
 			</label>
 			{props.children({ id, 'aria-describedby': describedBy, 'aria-invalid': errorId ? true : undefined })}
 			{props.hint ? (
-				<p id={hintId} className="text-sm opacity-75">
+				<p id={hintId} className="text-sm text-muted">
 					{props.hint}
 				</p>
 			) : null}
-			{errorId ? (
-				<p id={errorId} className="text-sm font-medium text-danger" role="alert">
-					{props.errors!.join(' ')}
-				</p>
-			) : null}
+			{errorId ? <FieldError id={errorId} errors={props.errors!} /> : null}
 		</div>
 	)
-}
-
-export const controlClasses =
-	'min-h-11 w-full rounded-lg border border-current/25 bg-transparent px-3 py-2 text-base ' +
-	'placeholder:opacity-60 aria-invalid:border-danger focus-visible:border-accent'
-
-export function Input({ className, ...props }: ComponentProps<'input'>) {
-	return <input className={clsx(controlClasses, className)} {...props} />
 }

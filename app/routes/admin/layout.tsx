@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { Outlet } from 'react-router'
 import type { Route } from './+types/layout'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
@@ -13,7 +13,7 @@ export default function AdminLayout() {
 	const { t } = useTranslation()
 	return (
 		<div>
-			<p className="text-xs font-semibold tracking-widest uppercase opacity-70">{t('admin.label')}</p>
+			<p className="eyebrow mb-1.5 text-accent-fg">{t('admin.label')}</p>
 			<Outlet />
 		</div>
 	)

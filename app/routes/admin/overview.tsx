@@ -1,5 +1,9 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import type { Route } from './+types/overview'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { Stat } from '#app/components/ui/stat.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { formatDate } from '#app/features/site/format.ts'
 import { memberSummary } from '#app/features/stats/members.server.ts'
@@ -26,38 +30,35 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
 	]
 	return (
 		<>
-			<h1 className="mt-1 text-3xl font-bold tracking-tight">{t('admin.overview.title')}</h1>
+			<PageHeader title={t('admin.overview.title')} />
 			<dl className="mt-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
 				{tiles.map((tile) => (
-					<div key={tile.label} className="rounded-xl border border-current/15 p-4">
-						<dt className="text-sm opacity-80">{tile.label}</dt>
-						<dd className="mt-1 text-3xl font-bold tabular-nums">{tile.value.toLocaleString('fr-FR')}</dd>
-					</div>
+					<Stat key={tile.label} label={tile.label} value={tile.value} />
 				))}
 			</dl>
 			<section aria-labelledby="derniers-inscrits" className="mt-10">
-				<h2 id="derniers-inscrits" className="text-xl font-semibold">
+				<h2 id="derniers-inscrits" className="text-lg font-semibold tracking-tight">
 					{t('admin.overview.latestTitle')}
 				</h2>
 				{members.latest.length === 0 ? (
-					<p className="mt-3 opacity-80">{t('admin.overview.latestEmpty')}</p>
+					<EmptyState className="mt-4" title={t('admin.overview.latestEmpty')} />
 				) : (
-					<table className="mt-3 w-full text-left text-sm">
-						<thead>
-							<tr className="border-b border-current/15">
-								<th scope="col" className="py-2 font-semibold">{t('admin.overview.colName')}</th>
-								<th scope="col" className="py-2 font-semibold">{t('admin.overview.colJoined')}</th>
+					<Table label={t('admin.overview.latestTitle')} className="mt-4">
+						<TableHead>
+							<tr>
+								<TableHeader>{t('admin.overview.colName')}</TableHeader>
+								<TableHeader>{t('admin.overview.colJoined')}</TableHeader>
 							</tr>
-						</thead>
-						<tbody>
+						</TableHead>
+						<TableBody>
 							{members.latest.map((member) => (
-								<tr key={member.createdAt + member.name} className="border-b border-current/10">
-									<td className="py-2">{member.name}</td>
-									<td className="py-2">{formatDate(member.createdAt)}</td>
-								</tr>
+								<TableRow key={member.createdAt + member.name}>
+									<TableCell className="font-medium">{member.name}</TableCell>
+									<TableCell className="text-muted">{formatDate(member.createdAt)}</TableCell>
+								</TableRow>
 							))}
-						</tbody>
-					</table>
+						</TableBody>
+					</Table>
 				)}
 			</section>
 		</>

@@ -1,5 +1,8 @@
-import { useTranslation } from 'react-i18next'
+import { Disc3 } from 'lucide-react'
+import { useTranslation } from '#app/i18n/react.tsx'
 import type { Route } from './+types/home'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -25,18 +28,24 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 	const firstName = loaderData.name.split(/\s+/)[0]
 	return (
 		<>
-			<h1 className="text-3xl font-bold tracking-tight">{t('dashboard.home.greeting', { name: firstName })}</h1>
-			{loaderData.memberSince ? (
-				<p className="mt-2 opacity-80">{t('dashboard.home.memberSince', { date: formatDate(loaderData.memberSince) })}</p>
-			) : null}
+			<PageHeader
+				title={t('dashboard.home.greeting', { name: firstName })}
+				description={
+					loaderData.memberSince
+						? t('dashboard.home.memberSince', { date: formatDate(loaderData.memberSince) })
+						: undefined
+				}
+			/>
 			<section aria-labelledby="mes-contenus" className="mt-10">
-				<h2 id="mes-contenus" className="text-xl font-semibold">
+				<h2 id="mes-contenus" className="text-lg font-semibold tracking-tight">
 					{t('dashboard.home.contentTitle')}
 				</h2>
-				<div className="mt-4 rounded-xl border border-dashed border-current/25 p-6">
-					<p className="font-medium">{t('dashboard.home.contentEmptyTitle')}</p>
-					<p className="mt-1 opacity-80">{t('dashboard.home.contentEmptyBody')}</p>
-				</div>
+				<EmptyState
+					className="mt-4"
+					icon={<Disc3 aria-hidden="true" />}
+					title={t('dashboard.home.contentEmptyTitle')}
+					body={t('dashboard.home.contentEmptyBody')}
+				/>
 			</section>
 		</>
 	)

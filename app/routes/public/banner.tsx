@@ -14,8 +14,6 @@ export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [
 		{ title: data.name },
 		{ name: 'robots', content: 'noindex' },
-		// The redirect works without JavaScript.
-		{ httpEquiv: 'refresh', content: `${SPLASH_SECONDS};url=${data.target}` },
 	]
 }
 
@@ -31,16 +29,29 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
 	const nonce = useNonce()
 	const { target, name, logoUrl, label } = loaderData
 	return (
-		<main className="grid min-h-dvh place-items-center bg-ink-950 px-6 text-ink-100">
-			<div className="flex flex-col items-center gap-6 text-center">
-				<Logo name={name} logoUrl={logoUrl} className="size-36 animate-pulse-logo sm:size-48" />
-				<h1 className="font-display text-5xl uppercase tracking-wide">{name}</h1>
-				<p role="status">
-					<a href={target} className="underline decoration-accent decoration-2 underline-offset-4">
+		<main className="poster-backdrop relative isolate grid min-h-dvh place-items-center overflow-hidden px-6 text-fg">
+			<div className="flex flex-col items-center gap-7 text-center">
+				<Logo
+					name={name}
+					logoUrl={logoUrl}
+					decorative
+					className="size-36 animate-pulse-logo motion-reduce:animate-none sm:size-48"
+				/>
+				<h1 className="font-display text-display tracking-display uppercase [overflow-wrap:anywhere]">{name}</h1>
+				<p role="status" className="max-w-xs text-muted">
+					<a
+						href={target}
+						className="inline-flex min-h-11 items-center rounded-control underline decoration-accent decoration-2 underline-offset-[0.22em] hover:text-fg"
+					>
 						{label}
 					</a>
 				</p>
 			</div>
+			{/* Without JavaScript, the same redirect by meta refresh (inside <noscript>, so that a
+			    browser running the script below never sees a timed refresh). */}
+			<noscript>
+				<meta httpEquiv="refresh" content={`${SPLASH_SECONDS};url=${target}`} />
+			</noscript>
 			<script
 				nonce={nonce}
 				// A full-page navigation (not a client-side route change) once the splash has shown.

@@ -9,3 +9,11 @@ export function loader() {
 export function action() {
 	throw data(null, { status: 404 })
 }
+
+/**
+ * Never shown (the loader redirects), but a route with a component is a page: the 404 thrown by
+ * the action renders the site's French error page instead of a bare JSON answer.
+ */
+export default function CatchAll() {
+	return null
+}

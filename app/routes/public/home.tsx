@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
-import { Logo } from '#app/components/logo.tsx'
+import { initials, Logo } from '#app/components/logo.tsx'
 import { SocialLinks } from '#app/components/site-footer.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
@@ -29,35 +29,51 @@ export default function Home() {
 	const root = useRouteLoaderData<typeof rootLoader>('root')
 	if (!root) return null
 	const { band, user } = root
+	// The poster title is sized on the name's longest word; accented capitals get room to breathe.
+	const longestWord = Math.max(...band.name.split(/\s+/).map((word) => [...word].length))
+	const titleStyle = {
+		'--poster-chars': Math.max(longestWord, 5),
+		...(/[À-ÖØ-Þ]/.test(band.name.toLocaleUpperCase('fr-FR')) ? { '--poster-leading': 1.1 } : {}),
+	} as React.CSSProperties
 	return (
-		<section aria-labelledby="titre-groupe" className="relative isolate flex min-h-[88dvh] items-end overflow-hidden">
+		<section aria-labelledby="titre-groupe" className="relative isolate flex min-h-[92svh] items-end overflow-hidden">
 			<div aria-hidden="true" className="hero-backdrop absolute inset-0 -z-10" />
-			<div className="mx-auto w-full max-w-6xl px-4 pt-32 pb-16 sm:px-6 sm:pb-24">
-				<Logo name={band.name} logoUrl={band.logoUrl} decorative className="mb-8 size-20 sm:size-24" />
-				<h1
-					id="titre-groupe"
-					className="font-display text-[clamp(3.5rem,16vw,11rem)] leading-[0.88] uppercase tracking-tight break-words"
-				>
+			<span
+				aria-hidden="true"
+				className="hero-monogram absolute top-[6%] -right-[0.08em] -z-10 text-[min(88svh,95vw)] uppercase lg:right-[3%]"
+			>
+				{[...initials(band.name)][0]}
+			</span>
+			<div className="mx-auto w-full max-w-page px-gutter pt-36 pb-14 sm:pb-20">
+				<Logo name={band.name} logoUrl={band.logoUrl} decorative className="mb-6 size-16 sm:mb-8 sm:size-20" />
+				<h1 id="titre-groupe" className="poster-title text-fg" style={titleStyle}>
 					{band.name}
 				</h1>
-				<p className="mt-6 max-w-2xl text-lg text-ink-100 sm:text-2xl">{band.tagline}</p>
-				<div className="mt-10 flex flex-wrap gap-3">
-					{user ? (
-						<Link to="/dashboard" className={buttonClasses('primary', 'lg')}>
-							{t('home.hero.toDashboard')}
-						</Link>
-					) : (
-						<Link to="/auth/signup" className={buttonClasses('primary', 'lg')}>
-							{t('home.hero.join')}
-						</Link>
-					)}
-					{band.contactEmail ? (
-						<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg')}>
-							{t('home.hero.contact')}
-						</a>
-					) : null}
+				<div aria-hidden="true" className="mt-6 h-1.5 w-20 bg-accent sm:mt-8 sm:h-2 sm:w-28" />
+				<div className="mt-6 flex flex-col gap-8 sm:mt-8 lg:flex-row lg:items-end lg:justify-between">
+					<p className="max-w-2xl text-lg leading-snug font-medium text-fg sm:text-2xl">{band.tagline}</p>
+					<div className="flex flex-wrap gap-3">
+						{user ? (
+							<Link to="/dashboard" className={buttonClasses('primary', 'lg')}>
+								{t('home.hero.toDashboard')}
+							</Link>
+						) : (
+							<Link to="/auth/signup" className={buttonClasses('primary', 'lg')}>
+								{t('home.hero.join')}
+							</Link>
+						)}
+						{band.contactEmail ? (
+							<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg', 'border-fg/50')}>
+								{t('home.hero.contact')}
+							</a>
+						) : null}
+					</div>
 				</div>
-				<SocialLinks socials={band.socials} className="mt-10 flex flex-wrap gap-x-6 gap-y-1 text-ink-100" />
+				<SocialLinks
+					socials={band.socials}
+					className="mt-10 flex flex-wrap gap-x-6 gap-y-1 border-t border-fg/15 pt-4"
+					linkClassName="inline-flex min-h-11 items-center rounded-control text-sm font-semibold tracking-wide text-fg uppercase underline-offset-[0.22em] hover:text-accent-fg hover:underline"
+				/>
 			</div>
 		</section>
 	)

@@ -1,0 +1,14 @@
+import { useTranslation } from '#app/i18n/react.tsx'
+
+/** « Aller au contenu »: the first stop of the keyboard, visible only when focused. */
+export function SkipLink(props: { target?: string }) {
+	const { t } = useTranslation()
+	return (
+		<a
+			href={`#${props.target ?? 'contenu'}`}
+			className="sr-only z-[70] rounded-control bg-accent px-4 py-3 font-semibold text-on-accent focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+		>
+			{t('common.skipToContent')}
+		</a>
+	)
+}

@@ -1,0 +1,23 @@
+import { clsx } from 'clsx'
+import { Link as RouterLink, type LinkProps } from 'react-router'
+
+export type TextLinkTone = 'default' | 'quiet'
+
+const tones: Record<TextLinkTone, string> = {
+	// Underlined in the accent: recognisable as a link without relying on colour alone.
+	default: 'font-semibold text-fg underline decoration-accent decoration-2 underline-offset-[0.22em] hover:decoration-fg',
+	quiet: 'text-muted underline decoration-current/40 underline-offset-[0.22em] hover:text-fg hover:decoration-current',
+}
+
+/** The classes of a link in running text, for a plain <a> or a router <Link>. */
+export function linkClasses(tone: TextLinkTone = 'default', className?: string) {
+	return clsx('rounded-[2px] transition-colors duration-150', tones[tone], className)
+}
+
+/**
+ * A link in running text. The router's <Link> already turns an address with a scheme
+ * (https:, mailto:, tel:) into a plain document link.
+ */
+export function TextLink({ tone, className, ...props }: LinkProps & { tone?: TextLinkTone }) {
+	return <RouterLink className={linkClasses(tone, className)} {...props} />
+}
