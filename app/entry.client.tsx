@@ -1,32 +1,25 @@
-import i18next from 'i18next'
-import LanguageDetector from 'i18next-browser-languagedetector'
-import HttpBackend from 'i18next-http-backend'
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { HydratedRouter } from 'react-router/dom'
-import { detectionOptions, i18nOptions, LOCALE_PATH } from './i18n.ts'
+import { detectLanguage, loadTranslations } from './i18n/browser.ts'
+import { I18nProvider } from './i18n/react.tsx'
 
 async function hydrate() {
-	await i18next
-		.use(initReactI18next)
-		.use(LanguageDetector)
-		.use(HttpBackend)
-		.init({
-			...i18nOptions,
-			detection: detectionOptions,
-			backend: { loadPath: LOCALE_PATH },
-		})
+	const language = detectLanguage()
+	const resources = await loadTranslations(language)
 	startTransition(() => {
 		hydrateRoot(
 			document,
-			<I18nextProvider i18n={i18next}>
+			<I18nProvider language={language} resources={resources}>
 				<StrictMode>
 					<HydratedRouter />
 				</StrictMode>
-			</I18nextProvider>,
+			</I18nProvider>,
 		)
 	})
 }
 
-void hydrate()
+hydrate().catch((error) => {
+	// The page stays as the server rendered it: readable, and its forms still work without JavaScript.
+	console.error('Hydration skipped:', error)
+})

@@ -3,11 +3,11 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { I18nextProvider } from 'react-i18next'
+import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
-import { contentSecurityPolicy } from '#app/platform/security-headers.server.ts'
-import { getI18n } from '#app/platform/i18n.server.ts'
+import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-headers.server.ts'
+import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getLogger } from '#app/platform/logger.server.ts'
 
@@ -28,9 +28,9 @@ export default function handleRequest(
 		let shellRendered = false
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nextProvider i18n={getI18n()}>
+				<I18nProvider language={LANGUAGE} resources={resources}>
 					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-				</I18nextProvider>
+				</I18nProvider>
 			</NonceProvider>,
 			{
 				nonce,
@@ -39,7 +39,7 @@ export default function handleRequest(
 					const body = new PassThrough()
 					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 					if (process.env.NODE_ENV === 'production') {
-						responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, { https: getEnv().SITE_URL.startsWith('https://') }))
+						responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }))
 					}
 					resolve(
 						new Response(createReadableStreamFromReadable(body), {
@@ -69,3 +69,11 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 // The Node server (server/index.ts) opens and closes the platform through the build.
 export { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
+export { startBackground } from '#app/background.server.ts'
+
+// Under the development server there is no server/index.ts: start the background work here, once.
+const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }
+if (import.meta.env.DEV && !devHolder.__bandBackground) {
+	devHolder.__bandBackground = true
+	void import('#app/background.server.ts').then((m) => m.startBackground()).catch((error) => getLogger().error({ err: error }, 'background work failed to start'))
+}

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import {
 	data,
 	isRouteErrorResponse,
@@ -14,19 +14,27 @@ import type { Route } from './+types/root'
 import { useNonce } from '#app/components/nonce.tsx'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
+import { Toast } from '#app/components/ui/toast.tsx'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
+import { readFlash, type Flash } from '#app/platform/flash.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
+import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
 import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/app.css?url'
+import displayFont from '@fontsource/anton/files/anton-latin-400-normal.woff2?url'
 
-export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, trailingSlashMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, formGuardMiddleware, trailingSlashMiddleware]
 
 export const links: Route.LinksFunction = () => [
+	// The display face sets the first thing seen (the band's name): fetch it with the stylesheet.
+	{ rel: 'preload', href: displayFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
 	{ rel: 'stylesheet', href: stylesheet },
+	// The browser needs the strings before it takes the page over: ask for them with the HTML.
+	{ rel: 'preload', href: '/locales/fr-FR/translation.json', as: 'fetch', crossOrigin: 'anonymous' },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
@@ -34,7 +42,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const band = getBand()
 	const user = await getSessionUser(request)
 	const profile = user ? await getProfile(await getDb(), user.id) : null
-	return data({ band, user, profile })
+	const { flash, clear } = await readFlash(request)
+	return data({ band, user, profile, flash }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -64,6 +73,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 	return (
 		<SessionProvider user={loaderData.user} profile={loaderData.profile}>
 			<SessionGate />
+			<FlashToast flash={loaderData.flash} />
 		</SessionProvider>
 	)
 }
@@ -79,6 +89,21 @@ function SessionGate() {
 			{navigation.state === 'loading' && !navigation.formMethod ? <Splash delayed overlay /> : null}
 		</>
 	)
+}
+
+/** A flash message from the last redirect, shown once as a toast. */
+function FlashToast(props: { flash: Flash | null }) {
+	const { t } = useTranslation()
+	const { flash } = props
+	const message = flash
+		? {
+				id: flash.id,
+				type: flash.type,
+				title: t(`${flash.key}.title`, flash.values),
+				description: t(`${flash.key}.body`, { ...flash.values, defaultValue: '' }) || undefined,
+			}
+		: null
+	return <Toast message={message} />
 }
 
 export function HydrateFallback() {

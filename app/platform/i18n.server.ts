@@ -1,25 +1,15 @@
-import i18next, { type i18n, type TFunction } from 'i18next'
-import { initReactI18next } from 'react-i18next'
 import translation from '../../public/locales/fr-FR/translation.json'
-import { i18nOptions, LANGUAGE } from '#app/i18n.ts'
+import { FALLBACK_LANGUAGE } from '#app/i18n/settings.ts'
+import { createTranslator, type Resources, type TFunction } from '#app/i18n/translate.ts'
 
-/* One language, so one i18next instance serves every request; it is ready before the first render. */
-let instance: i18n | undefined
+/* One language: the server reads its strings once, from the same file the browser loads. */
+export const LANGUAGE = FALLBACK_LANGUAGE
+export const resources = translation as Resources
 
-export function getI18n(): i18n {
-	if (!instance) {
-		instance = i18next.createInstance()
-		void instance.use(initReactI18next).init({
-			...i18nOptions,
-			lng: LANGUAGE,
-			resources: { [LANGUAGE]: { translation } },
-			initAsync: false,
-		})
-	}
-	return instance
-}
+let t: TFunction | undefined
 
 /** `t` for loaders, actions and meta on the server. */
 export function getT(): TFunction {
-	return getI18n().t
+	t ??= createTranslator(resources, LANGUAGE)
+	return t
 }
