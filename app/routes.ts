@@ -15,11 +15,18 @@ export default [
 		route('signin', 'routes/auth/signin.tsx'),
 		route('signup', 'routes/auth/signup.tsx'),
 		route('signout', 'routes/auth/signout.tsx'),
+		route('forgot-password', 'routes/auth/forgot-password.tsx'),
+		route('claim', 'routes/auth/claim.tsx'),
 	]),
+	// Account actions without a screen of their own (POST only)
+	route('auth/social', 'routes/auth/social.ts'),
+	route('auth/resend-verification', 'routes/auth/resend-verification.ts'),
 
 	// Member dashboard and admin
 	route('dashboard', 'routes/dashboard/layout.tsx', [
 		index('routes/dashboard/home.tsx'),
+		route('settings', 'routes/dashboard/settings.tsx'),
+		route('settings/export', 'routes/dashboard/settings-export.ts'),
 		route('admin', 'routes/admin/layout.tsx', [index('routes/admin/overview.tsx')]),
 	]),
 

@@ -21,12 +21,14 @@ const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.j
 const platform = build.entry.module as unknown as {
 	getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string } }>
 	closePlatform(): Promise<void>
+	startBackground(): Promise<void>
 }
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 let env: Awaited<ReturnType<typeof platform.getPlatform>>['env']
 try {
 	;({ env } = await platform.getPlatform())
+	await platform.startBackground()
 } catch (error) {
 	log.fatal({ err: error }, (error as Error).message)
 	process.exit(1)
@@ -36,6 +38,8 @@ const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
 const https = env.SITE_URL.startsWith('https://')
+/** No request body is larger than this (the biggest are image uploads, checked again by their route). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024
 
 const securityHeaders: Record<string, string> = {
 	'X-Content-Type-Options': 'nosniff',
@@ -67,6 +71,11 @@ const server = http.createServer((req, res) => {
 		return
 	}
 	if (serveStatic(req, res, pathname)) return
+	if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+		res.end('Envoi trop volumineux.')
+		return
+	}
 	handleRequest(req, res)
 })
 

@@ -1,3 +1,12 @@
-// Imported first by server/index.ts: React and React Router pick their build from NODE_ENV when
-// they are first evaluated, which happens during the imports that follow this one.
+// Imported first by server/index.ts, before React and React Router are evaluated (they pick their
+// build from NODE_ENV at that moment).
+
+// Settings and secrets may come from a .env file beside package.json (never committed). Variables
+// already in the environment win over the file.
+try {
+	process.loadEnvFile(new URL('../.env', import.meta.url))
+} catch (error) {
+	if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+}
+
 process.env.NODE_ENV ??= 'production'

@@ -1,8 +1,9 @@
-import { betterAuth } from 'better-auth'
+import { betterAuth, type BetterAuthOptions } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
-import { admin } from 'better-auth/plugins'
+import { admin, genericOAuth } from 'better-auth/plugins'
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
+import type { AuthEmails } from './auth-emails.server.tsx'
 import type { Db } from './db/client.server.ts'
 import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
@@ -12,6 +13,10 @@ export const CLIENT_ADDRESS_HEADER = 'x-client-address'
 
 export const PASSWORD_MIN_LENGTH = 12
 export const PASSWORD_MAX_LENGTH = 128
+/** A verification link lives a day; a reset link an hour. */
+export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600
+export const RESET_PASSWORD_TTL_SECONDS = 3600
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600
 
 /** The auth secret: from AUTH_SECRET, else generated once and kept in the database for every instance. */
 export async function resolveAuthSecret(db: Db, env: Env): Promise<string> {
@@ -28,9 +33,74 @@ export async function resolveAuthSecret(db: Db, env: Env): Promise<string> {
 	return row.value
 }
 
-export function createAuth(options: { db: Db; env: Env; secret: string }) {
-	const { db, env, secret } = options
+/** Gives the admin role to the accounts listed in ADMIN_EMAILS, once their address is verified. */
+export async function grantListedAdmins(db: Db, env: Env): Promise<void> {
+	if (env.ADMIN_EMAILS.length === 0) return
+	await db
+		.update(schema.user)
+		.set({ role: 'admin' })
+		.where(and(inArray(schema.user.email, env.ADMIN_EMAILS), eq(schema.user.emailVerified, true)))
+}
+
+export interface FederatedProvider {
+	id: string
+	name: string
+}
+
+/** The federated sign-in providers the operator configured, in the order their buttons show. */
+export function configuredProviders(env: Env): FederatedProvider[] {
+	const providers: FederatedProvider[] = []
+	if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) providers.push({ id: 'google', name: 'Google' })
+	if (env.APPLE_CLIENT_ID && env.APPLE_CLIENT_SECRET) providers.push({ id: 'apple', name: 'Apple' })
+	if (env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET) providers.push({ id: 'facebook', name: 'Facebook' })
+	if (env.OIDC_ISSUER && env.OIDC_CLIENT_ID) providers.push({ id: 'oidc', name: env.OIDC_NAME })
+	return providers
+}
+
+function socialProviders(env: Env): BetterAuthOptions['socialProviders'] {
+	return {
+		...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+			? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }
+			: {}),
+		...(env.APPLE_CLIENT_ID && env.APPLE_CLIENT_SECRET
+			? {
+					apple: {
+						clientId: env.APPLE_CLIENT_ID,
+						clientSecret: env.APPLE_CLIENT_SECRET,
+						appBundleIdentifier: env.APPLE_APP_BUNDLE_IDENTIFIER,
+					},
+				}
+			: {}),
+		...(env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET
+			? { facebook: { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } }
+			: {}),
+	}
+}
+
+export function createAuth(options: { db: Db; env: Env; secret: string; emails: AuthEmails }) {
+	const { db, env, secret, emails } = options
 	const adminEmails = new Set(env.ADMIN_EMAILS)
+	const isListedAdmin = (user: { email: string; emailVerified?: boolean | null }) =>
+		Boolean(user.emailVerified) && adminEmails.has(user.email.toLowerCase())
+	const oidc =
+		env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+			? [
+					genericOAuth({
+						config: [
+							{
+								providerId: 'oidc',
+								name: env.OIDC_NAME,
+								discoveryUrl: `${env.OIDC_ISSUER.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+								clientId: env.OIDC_CLIENT_ID,
+								clientSecret: env.OIDC_CLIENT_SECRET,
+								scopes: ['openid', 'email', 'profile'],
+								pkce: true,
+							},
+						],
+					}),
+				]
+			: []
+
 	return betterAuth({
 		appName: env.BAND_NAME,
 		baseURL: env.SITE_URL,
@@ -48,34 +118,75 @@ export function createAuth(options: { db: Db; env: Env; secret: string }) {
 		}),
 		emailAndPassword: {
 			enabled: true,
-			autoSignIn: true,
+			// Sign-up never says whether an address already has an account: the route signs the new
+			// member in itself, and the owner of an existing address gets a mail instead.
+			autoSignIn: false,
 			minPasswordLength: PASSWORD_MIN_LENGTH,
 			maxPasswordLength: PASSWORD_MAX_LENGTH,
 			revokeSessionsOnPasswordReset: true,
+			resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
+			sendResetPassword: async ({ user, token }) => {
+				await emails.resetPassword(user, token)
+			},
+			onPasswordReset: async ({ user }) => {
+				await emails.notice('password-changed', user.email, 'Mot de passe modifié', 'Votre mot de passe a changé', [
+					`Le mot de passe de votre compte vient d’être changé, et vos autres appareils ont été déconnectés.`,
+					`Si vous n’êtes pas à l’origine de ce changement, demandez tout de suite un nouveau mot de passe depuis la page de connexion et écrivez au groupe.`,
+				])
+			},
+			onExistingUserSignUp: async ({ user }) => {
+				await emails.existingAccountSignUp(user)
+			},
+		},
+		emailVerification: {
+			sendOnSignUp: true,
+			autoSignInAfterVerification: false,
+			expiresIn: VERIFY_EMAIL_TTL_SECONDS,
+			sendVerificationEmail: async ({ user, token }) => {
+				// The same link verifies a new account and a changed address; the mail says which.
+				const [stored] = await db.select({ email: schema.user.email }).from(schema.user).where(eq(schema.user.id, user.id))
+				if (stored && stored.email !== user.email.toLowerCase()) await emails.changeEmail(user, user.email, token)
+				else await emails.verifyEmail(user, token)
+			},
+			afterEmailVerification: async (user) => {
+				if (isListedAdmin({ email: user.email, emailVerified: true })) {
+					await db.update(schema.user).set({ role: 'admin' }).where(eq(schema.user.id, user.id))
+				}
+			},
 		},
 		user: {
 			additionalFields: {
 				city: { type: 'string', required: false, input: false },
 			},
+			changeEmail: { enabled: true },
+			deleteUser: { enabled: true },
 		},
+		account: {
+			accountLinking: {
+				enabled: true,
+				// An external identity joins an existing account only when that account's address was
+				// verified here (Better Auth's requireLocalEmailVerified, on by default), and only for
+				// the same address.
+				allowDifferentEmails: false,
+				allowUnlinkingAll: false,
+			},
+		},
+		socialProviders: socialProviders(env),
 		session: {
-			expiresIn: 60 * 60 * 24 * 30,
-			updateAge: 60 * 60 * 24,
+			expiresIn: SESSION_TTL_SECONDS,
+			updateAge: 24 * 3600,
 		},
+		// Limits are ours (app/platform/rate-limit.server.ts), stored in the database for every instance.
+		rateLimit: { enabled: false },
 		advanced: {
 			ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
 			useSecureCookies: env.SITE_URL.startsWith('https://'),
 		},
-		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] })],
+		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],
 		databaseHooks: {
 			user: {
 				create: {
-					before: async (user) => ({
-						data: {
-							...user,
-							role: adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'user',
-						},
-					}),
+					before: async (user) => ({ data: { ...user, role: isListedAdmin(user) ? 'admin' : 'user' } }),
 				},
 			},
 		},

@@ -32,6 +32,25 @@ const schema = z.object({
 	AUTH_SECRET: z.string().min(32).optional(),
 	ADMIN_EMAILS: list,
 	TRUST_PROXY: z.string().optional(),
+	SMTP_URL: z
+		.string()
+		.regex(/^smtps?:\/\//, 'SMTP_URL doit commencer par smtp:// ou smtps://')
+		.optional(),
+	/** The sender of every mail, e.g. `"Le Groupe" <bonjour@exemple.fr>`. Default: the band's name at the site's host. */
+	MAIL_FROM: z.string().trim().max(200).optional(),
+	/** How many mails per second the SMTP relay accepts (the newsletter sender paces itself to it). */
+	SMTP_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
+	GOOGLE_CLIENT_ID: z.string().optional(),
+	GOOGLE_CLIENT_SECRET: z.string().optional(),
+	APPLE_CLIENT_ID: z.string().optional(),
+	APPLE_CLIENT_SECRET: z.string().optional(),
+	APPLE_APP_BUNDLE_IDENTIFIER: z.string().optional(),
+	FACEBOOK_CLIENT_ID: z.string().optional(),
+	FACEBOOK_CLIENT_SECRET: z.string().optional(),
+	OIDC_ISSUER: optionalUrl,
+	OIDC_CLIENT_ID: z.string().optional(),
+	OIDC_CLIENT_SECRET: z.string().optional(),
+	OIDC_NAME: z.string().trim().max(40).default('OpenID Connect'),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
 	BAND_NAME: z.string().trim().min(1).max(80).default('Le Groupe'),
@@ -39,7 +58,7 @@ const schema = z.object({
 		.string()
 		.trim()
 		.max(160)
-		.default('Concerts, nouvelles et rencontres : le site officiel du groupe.'),
+		.default('Concerts, nouvelles et rencontres : le site officiel du groupe.'),
 	BAND_LOGO_URL: z.string().trim().optional(),
 	ACCENT_COLOR: z
 		.string()
@@ -62,7 +81,9 @@ export type Env = z.infer<typeof schema> & { SITE_URL: string; DATA_DIR: string 
 let cached: Env | undefined
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-	const result = schema.safeParse(source)
+	// An empty variable (`SITE_URL=` in .env) means "not set".
+	const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''))
+	const result = schema.safeParse(present)
 	if (!result.success) {
 		const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`)
 		throw new Error(`Invalid environment:\n${lines.join('\n')}`)

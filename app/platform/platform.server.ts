@@ -1,12 +1,22 @@
-import { createAuth, resolveAuthSecret, type Auth } from './auth.server.ts'
+import type { Logger } from 'pino'
+import { createAuthEmails, type AuthEmails } from './auth-emails.server.tsx'
+import { createAuth, grantListedAdmins, resolveAuthSecret, type Auth } from './auth.server.ts'
 import { openDatabase, type Database } from './db/client.server.ts'
 import { getEnv, type Env } from './env.server.ts'
+import { startJobs, type Jobs } from './jobs.server.ts'
 import { getLogger } from './logger.server.ts'
+import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
+import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
 
 export interface Platform {
 	env: Env
+	logger: Logger
 	database: Database
+	jobs: Jobs
+	mailer: Mailer
+	emails: AuthEmails
 	auth: Auth
+	limits: RateLimits
 }
 
 /*
@@ -19,13 +29,23 @@ async function open(): Promise<Platform> {
 	const env = getEnv()
 	const logger = getLogger()
 	const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-	logger.info(
-		{ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined },
-		'database ready',
-	)
-	const secret = await resolveAuthSecret(database.db, env)
-	const auth = createAuth({ db: database.db, env, secret })
-	return { env, database, auth }
+	try {
+		logger.info(
+			{ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined },
+			'database ready',
+		)
+		const jobs = await startJobs(database, logger)
+		const mailer = createMailer({ db: database.db, jobs, env, logger })
+		const emails = createAuthEmails(env, mailer)
+		const secret = await resolveAuthSecret(database.db, env)
+		const auth = createAuth({ db: database.db, env, secret, emails })
+		await grantListedAdmins(database.db, env)
+		const limits = createRateLimits(database.db)
+		return { env, logger, database, jobs, mailer, emails, auth, limits }
+	} catch (error) {
+		await database.close().catch(() => {})
+		throw error
+	}
 }
 
 export function getPlatform(): Promise<Platform> {
@@ -36,12 +56,20 @@ export function getPlatform(): Promise<Platform> {
 	return holder.__bandPlatform
 }
 
+/** Starts the platform's own background workers (outbox mail); features add theirs in app/workers.server.ts. */
+export async function startPlatformWorkers(platform: Platform): Promise<void> {
+	await startMailWorker(platform.mailer, platform.jobs)
+}
+
 export async function closePlatform(): Promise<void> {
 	const pending = holder.__bandPlatform
 	holder.__bandPlatform = undefined
 	if (!pending) return
 	const platform = await pending.catch(() => undefined)
-	await platform?.database.close()
+	if (!platform) return
+	await platform.jobs.stop().catch((error) => platform.logger.error({ err: error }, 'job queue did not stop cleanly'))
+	platform.mailer.close()
+	await platform.database.close()
 }
 
 export async function getDb() {

@@ -7,7 +7,8 @@ import { redirect } from 'react-router'
 export const trailingSlashMiddleware = ({ request }: { request: Request }) => {
 	const url = new URL(request.url)
 	if (url.pathname.length > 1 && url.pathname.endsWith('/') && (request.method === 'GET' || request.method === 'HEAD')) {
-		const pathname = url.pathname.replace(/\/+$/, '') || '/'
+		// Leading slashes collapsed too: `//evil.example/` must never become `Location: //evil.example`.
+		const pathname = url.pathname.replace(/\/+$/, '').replace(/^\/{2,}/, '/') || '/'
 		throw redirect(pathname + url.search, 302)
 	}
 }

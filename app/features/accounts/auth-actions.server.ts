@@ -1,9 +1,11 @@
 import { getT } from '#app/platform/i18n.server.ts'
-import { getAuth } from '#app/platform/platform.server.ts'
+import { getPlatform } from '#app/platform/platform.server.ts'
+import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
 
-export type AuthOutcome = { ok: true; headers: Headers } | { ok: false; status: number; message: string }
+export type AuthFailure = { ok: false; status: number; message: string; retryAfterSeconds?: number }
+export type AuthOutcome = { ok: true; headers: Headers } | AuthFailure
 
-/** Copies the session cookies Better Auth set into the headers of our own redirect. */
+/** Copies the session cookies Better Auth set into the headers of our own response. */
 function cookiesOf(response: Response): Headers {
 	const headers = new Headers()
 	for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
@@ -14,7 +16,7 @@ function cookiesOf(response: Response): Headers {
  * French messages for the identity layer's refusals. None of them says whether an account exists:
  * a wrong password and an unknown address read the same.
  */
-async function failure(response: Response): Promise<AuthOutcome> {
+async function failure(response: Response): Promise<AuthFailure> {
 	const t = getT()
 	let code = ''
 	try {
@@ -23,13 +25,14 @@ async function failure(response: Response): Promise<AuthOutcome> {
 		// an empty or non-JSON body: keep the status alone
 	}
 	if (response.status === 429) return { ok: false, status: 429, message: t('auth.errors.tooMany') }
-	if (code === 'INVALID_EMAIL_OR_PASSWORD' || code === 'INVALID_PASSWORD' || code === 'USER_NOT_FOUND' || code === 'CREDENTIAL_ACCOUNT_NOT_FOUND')
+	if (['INVALID_EMAIL_OR_PASSWORD', 'INVALID_PASSWORD', 'USER_NOT_FOUND', 'CREDENTIAL_ACCOUNT_NOT_FOUND'].includes(code))
 		return { ok: false, status: 400, message: t('auth.errors.invalidCredentials') }
 	if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
 		return { ok: false, status: 400, message: t('auth.errors.cannotCreate') }
 	if (code === 'PASSWORD_TOO_SHORT' || code === 'PASSWORD_TOO_LONG')
 		return { ok: false, status: 400, message: t('auth.errors.passwordLength') }
 	if (code === 'BANNED_USER') return { ok: false, status: 403, message: t('auth.errors.banned') }
+	if (code === 'INVALID_TOKEN' || code === 'TOKEN_EXPIRED') return { ok: false, status: 400, message: t('auth.errors.invalidToken') }
 	return { ok: false, status: response.status >= 500 ? 503 : 400, message: t('auth.errors.unavailable') }
 }
 
@@ -44,19 +47,113 @@ async function call(run: () => Promise<Response>): Promise<AuthOutcome> {
 	return { ok: true, headers: cookiesOf(response) }
 }
 
-export async function signInWithPassword(request: Request, email: string, password: string) {
-	const auth = await getAuth()
-	return call(() =>
-		auth.api.signInEmail({ body: { email, password, rememberMe: true }, headers: request.headers, asResponse: true }),
-	)
+/** Counts one attempt against each rule; the first one exhausted gives the 429 and the wait. */
+export async function limit(checks: [RuleName, string][]): Promise<AuthFailure | null> {
+	const { limits } = await getPlatform()
+	for (const [rule, key] of checks) {
+		const result = await limits.consume(rule, key)
+		if (!result.ok) {
+			return {
+				ok: false,
+				status: 429,
+				message: getT()('auth.errors.tooManyWait', { wait: formatWait(result.retryAfterSeconds) }),
+				retryAfterSeconds: result.retryAfterSeconds,
+			}
+		}
+	}
+	return null
 }
 
-export async function signUpWithPassword(request: Request, input: { name: string; email: string; password: string }) {
-	const auth = await getAuth()
-	return call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true }))
+/** Headers for an action's refusal: Retry-After on a 429. */
+export function failureHeaders(outcome: AuthFailure): HeadersInit | undefined {
+	return outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined
+}
+
+export async function signInWithPassword(request: Request, email: string, password: string): Promise<AuthOutcome> {
+	const limited = await limit([
+		['signInByAddress', clientAddressOf(request)],
+		['signInByAccount', email],
+	])
+	if (limited) return limited
+	const { auth, limits } = await getPlatform()
+	const outcome = await call(() =>
+		auth.api.signInEmail({ body: { email, password, rememberMe: true }, headers: request.headers, asResponse: true }),
+	)
+	if (outcome.ok) await limits.reset('signInByAccount', email)
+	return outcome
+}
+
+export type SignUpOutcome = AuthOutcome | { ok: 'check-inbox' }
+
+/**
+ * Creates the account, then signs the new member in. When the address already had an account,
+ * Better Auth answers as if it had created one and mails the owner instead; the sign-in that
+ * follows fails, and the visitor is asked to look at their inbox — the page never says which.
+ */
+export async function signUpWithPassword(
+	request: Request,
+	input: { name: string; email: string; password: string },
+): Promise<SignUpOutcome> {
+	const limited = await limit([['signUpByAddress', clientAddressOf(request)]])
+	if (limited) return limited
+	const { auth } = await getPlatform()
+	const created = await call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true }))
+	if (!created.ok) return created
+	const signedIn = await call(() =>
+		auth.api.signInEmail({
+			body: { email: input.email, password: input.password, rememberMe: true },
+			headers: request.headers,
+			asResponse: true,
+		}),
+	)
+	return signedIn.ok ? signedIn : { ok: 'check-inbox' }
 }
 
 export async function signOut(request: Request) {
-	const auth = await getAuth()
+	const { auth } = await getPlatform()
 	return call(() => auth.api.signOut({ headers: request.headers, asResponse: true }))
+}
+
+/** How long a reset request takes at least, known address or not, so that time tells nothing. */
+export const RESET_RESPONSE_FLOOR_MS = 400
+
+/** Always the same answer, in about the same time, whether the address has an account or not. */
+export async function requestPasswordReset(request: Request, email: string): Promise<AuthFailure | null> {
+	const started = performance.now()
+	const limited = await limit([
+		['resetByAddress', clientAddressOf(request)],
+		['resetByAccount', email],
+	])
+	if (limited) return limited
+	const { auth, logger } = await getPlatform()
+	try {
+		await auth.api.requestPasswordReset({ body: { email, redirectTo: '/auth/signin' }, headers: request.headers })
+	} catch (error) {
+		logger.warn({ err: error }, 'password reset request failed')
+	}
+	const left = RESET_RESPONSE_FLOOR_MS - (performance.now() - started)
+	if (left > 0) await new Promise((resolve) => setTimeout(resolve, left))
+	return null
+}
+
+export async function resetPassword(request: Request, token: string, newPassword: string): Promise<AuthOutcome> {
+	const { auth } = await getPlatform()
+	return call(() => auth.api.resetPassword({ body: { token, newPassword }, headers: request.headers, asResponse: true }))
+}
+
+export async function verifyEmail(request: Request, token: string): Promise<AuthOutcome> {
+	const { auth } = await getPlatform()
+	return call(() => auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true }))
+}
+
+export async function resendVerification(request: Request, user: { id: string; email: string }): Promise<AuthFailure | null> {
+	const limited = await limit([['resendByAccount', user.id]])
+	if (limited) return limited
+	const { auth, logger } = await getPlatform()
+	try {
+		await auth.api.sendVerificationEmail({ body: { email: user.email }, headers: request.headers })
+	} catch (error) {
+		logger.warn({ err: error }, 'verification mail request failed')
+	}
+	return null
 }

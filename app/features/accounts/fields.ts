@@ -4,10 +4,9 @@ import { z } from 'zod'
  * The fields every account form shares, with their French messages. Routes build their form
  * schemas from these, so that sign-up, sign-in, settings and reset say the same thing.
  */
-export const PASSWORD_MIN = 12
-export const PASSWORD_MAX = 128
-export const EMAIL_MAX = 254
-export const NAME_MAX = 80
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './rules.ts'
+
+export { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN }
 
 export const emailField = z
 	.string({ error: 'Saisissez votre adresse e-mail.' })
@@ -15,7 +14,7 @@ export const emailField = z
 	.toLowerCase()
 	.min(1, 'Saisissez votre adresse e-mail.')
 	.max(EMAIL_MAX, 'Cette adresse e-mail est trop longue.')
-	.pipe(z.email('Cette adresse e-mail n’est pas valide (exemple : prenom@exemple.fr).'))
+	.pipe(z.email('Cette adresse e-mail n’est pas valide (exemple : prenom@exemple.fr).'))
 
 export const newPasswordField = z
 	.string({ error: 'Choisissez un mot de passe.' })

@@ -6,15 +6,17 @@ import { dictionary as french } from '@zxcvbn-ts/language-fr'
  * to be common are refused. "Common" here: the widely leaked passwords list, and single French
  * words, with or without digits and symbols tacked on the end, plus trivial repetitions.
  */
-const commonPasswords = new Set((common['passwords-common'] as string[]).map((p) => p.toLowerCase()))
-const frenchWords = new Set((french['commonWords-fr'] as string[]).map((w) => w.toLowerCase()))
+
+/** Lower case without accents, so that « Félicitations » meets the dictionary's « félicitations ». */
+function fold(text: string): string {
+	return text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+}
+
+const commonPasswords = new Set((common['passwords-common'] as string[]).map(fold))
+const frenchWords = new Set((french['commonWords-fr'] as string[]).map(fold))
 
 function stripDecorations(password: string): string {
-	return password
-		.toLowerCase()
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.replace(/^[\d\W_]+|[\d\W_]+$/g, '')
+	return fold(password).replace(/^[\d\W_]+|[\d\W_]+$/g, '')
 }
 
 function isRepetitive(password: string): boolean {

@@ -47,7 +47,8 @@ export function parseProfileUpdate(body: unknown): ProfileUpdate {
 	}
 	const parsed: Partial<Record<Settable, string>> = {}
 	for (const [field, value] of Object.entries(values)) {
-		if (!(field in settable)) {
+		// hasOwn, not `in`: "constructor" or "__proto__" are in every object.
+		if (!Object.hasOwn(settable, field)) {
 			return { ok: false, field, reason: `Le champ « ${field} » ne peut pas être modifié.` }
 		}
 		const result = settable[field as Settable].safeParse(value)

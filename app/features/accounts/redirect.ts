@@ -13,7 +13,10 @@ export function safeRedirect(target: unknown, fallback = '/dashboard'): string {
 	try {
 		const url = new URL(target, 'http://site.invalid')
 		if (url.origin !== 'http://site.invalid') return fallback
-		return url.pathname + url.search + url.hash
+		const path = url.pathname + url.search + url.hash
+		// Dot segments can collapse into a protocol-relative `//host` ("/.//evil", "/a/..//evil").
+		if (path.startsWith('//')) return fallback
+		return path
 	} catch {
 		return fallback
 	}

@@ -7,6 +7,8 @@ export type SessionUser = AuthUser
 
 /** The signed-in user of this request, or null. Never trusts anything but the session cookie. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+	// Most visitors carry no session cookie at all: answer without asking the database.
+	if (!request.headers.get('cookie')?.includes('session_token=')) return null
 	const auth = await getAuth()
 	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
 	if (!result) return null
@@ -21,9 +23,11 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 	}
 }
 
+/** The page the visitor asked for: for a client-side data request, the page, not its `.data` URL. */
 function currentPath(request: Request): string {
 	const url = new URL(request.url)
-	return url.pathname + url.search
+	url.searchParams.delete('_routes')
+	return url.pathname.replace(/\.data$/, '').replace(/^\/_root$/, '/') + url.search
 }
 
 /** Signed-in only: otherwise to the sign-in page, coming back here afterwards. */

@@ -29,7 +29,7 @@ export function formatDateTime(value: Date | string): string {
 	return `${formatDate(value)} à ${formatTime(value)}`
 }
 
-/** « 12,50 € » (with the narrow no-break space French typography wants). */
+/** « 12,50 € », « 1 234,50 € » (CLDR's French: a no-break space before €, narrow ones between thousands). */
 export function formatEuros(amount: number): string {
 	return euroFormat.format(amount)
 }

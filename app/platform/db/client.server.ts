@@ -17,7 +17,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>
 export interface Database {
 	db: Db
 	kind: 'pglite' | 'postgres'
-	/** Raw SQL for the health check and LISTEN/NOTIFY. */
+	/** The embedded engine itself (PGlite only), for the job queue and LISTEN/NOTIFY. */
+	pglite?: PGlite
+	/** The connection string (PostgreSQL only), for the job queue's own pool. */
+	url?: string
+	/** Raw SQL for the health check. */
 	ping(): Promise<void>
 	close(): Promise<void>
 }
@@ -50,6 +54,7 @@ export async function openPostgres(url: string): Promise<Database> {
 	return {
 		db,
 		kind: 'postgres',
+		url,
 		ping: async () => {
 			await db.execute(sql`select 1`)
 		},
@@ -57,26 +62,72 @@ export async function openPostgres(url: string): Promise<Database> {
 	}
 }
 
+/** Whether a process with this id runs on this machine (a dead holder left its lock behind). */
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM'
+	}
+}
+
+/**
+ * Takes the data folder's lock. The lock file is refreshed every few seconds, but PGlite can block
+ * the event loop for a long time (a first start on a busy machine), so staleness by age alone would
+ * let a second process in while the first still runs. The holder's process id is written beside the
+ * lock instead: a lock whose holder is gone (or is an earlier life of this very id, as with PID 1
+ * in a container) is taken over at once; a live holder keeps it.
+ */
+const heldHere = new Set<string>()
+
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+	if (heldHere.has(dir)) throw new DataDirLockedError(dir)
+	const lockfilePath = `${dir}.lock`
+	const pidFile = `${dir}.pid`
+	const options = {
+		lockfilePath,
+		stale: 10 * 60_000,
+		update: 5_000,
+		realpath: false,
+		onCompromised: (err: Error) => {
+			// Another process took the folder over: stop writing at once rather than corrupt it.
+			console.error(`Verrou du dossier de données perdu : ${err.message}`)
+			process.exit(70)
+		},
+	}
+	let release: () => Promise<void>
+	try {
+		release = await lockfile.lock(dir, options)
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
+		let holder: number
+		try {
+			holder = Number.parseInt(fs.readFileSync(pidFile, 'utf8').trim(), 10)
+		} catch {
+			throw new DataDirLockedError(dir) // the holder is starting and has not written its id yet
+		}
+		if (!Number.isInteger(holder) || (holder !== process.pid && isAlive(holder))) throw new DataDirLockedError(dir)
+		await lockfile.unlock(dir, { lockfilePath, realpath: false }).catch(() => {})
+		try {
+			release = await lockfile.lock(dir, options)
+		} catch {
+			throw new DataDirLockedError(dir)
+		}
+	}
+	fs.writeFileSync(pidFile, String(process.pid))
+	heldHere.add(dir)
+	return async () => {
+		heldHere.delete(dir)
+		fs.rmSync(pidFile, { force: true })
+		await release()
+	}
+}
+
 export async function openPglite(dataDir: string): Promise<Database> {
 	const dir = path.join(dataDir, 'pglite')
 	fs.mkdirSync(dir, { recursive: true })
-	let release: () => Promise<void>
-	try {
-		release = await lockfile.lock(dir, {
-			lockfilePath: `${dir}.lock`,
-			stale: 10_000,
-			update: 2_000,
-			realpath: false,
-			onCompromised: (err) => {
-				// Another process took the folder over: stop writing at once rather than corrupt it.
-				console.error(`Verrou du dossier de données perdu : ${err.message}`)
-				process.exit(70)
-			},
-		})
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dir)
-		throw error
-	}
+	const release = await lockDataDir(dir)
 	try {
 		const client = await PGlite.create(dir)
 		const db = drizzlePglite(client, { schema }) as unknown as Db
@@ -84,6 +135,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
 		return {
 			db,
 			kind: 'pglite',
+			pglite: client,
 			ping: async () => {
 				await client.query('select 1')
 			},

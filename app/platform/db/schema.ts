@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 /*
  * Identity tables, in the shape Better Auth's Drizzle adapter expects (with the admin plugin's
@@ -85,4 +85,36 @@ export const siteSetting = pgTable('site_setting', {
 	key: text('key').primaryKey(),
 	value: text('value').notNull(),
 	updatedAt: updatedAt(),
+})
+
+/**
+ * Every e-mail the site sends is written here first, then sent by a background job and retried,
+ * so that an SMTP outage loses nothing. Bodies of delivered mail are purged after the retention.
+ */
+export const outboxMail = pgTable(
+	'outbox_mail',
+	{
+		id: text('id').primaryKey(),
+		kind: text('kind').notNull(),
+		toAddress: text('to_address').notNull(),
+		subject: text('subject').notNull(),
+		html: text('html'),
+		text: text('text'),
+		headers: jsonb('headers').$type<Record<string, string>>(),
+		status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+		attempts: integer('attempts').notNull().default(0),
+		lastError: text('last_error'),
+		messageId: text('message_id'),
+		createdAt: createdAt(),
+		sentAt: timestamp('sent_at', { withTimezone: true }),
+		updatedAt: updatedAt(),
+	},
+	(t) => [index('outbox_mail_status_created_idx').on(t.status, t.createdAt)],
+)
+
+/** Rate-limiter-flexible's store: one row per limited key (rule name + client address or account). */
+export const rateLimit = pgTable('rate_limit', {
+	key: text('key').primaryKey(),
+	points: integer('points').notNull(),
+	expire: timestamp('expire', { withTimezone: true }),
 })

@@ -1,17 +1,20 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/signin'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
 import { currentPasswordField, emailField, redirectToField } from '#app/features/accounts/fields.ts'
-import { signInWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { failureHeaders, signInWithPassword } from '#app/features/accounts/auth-actions.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
+import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { getPlatform } from '#app/platform/platform.server.ts'
 
 const SignInSchema = z.object({
 	email: emailField,
@@ -30,7 +33,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 		title: getT()('auth.signin.metaTitle'),
 		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
 		constraint: getZodConstraint(SignInSchema),
+		providers: configuredProviders((await getPlatform()).env),
+		providerError: providerErrorMessage(new URL(request.url).searchParams.get('error')),
 	}
+}
+
+/** Why a federated sign-in came back without a session (Better Auth's and the provider's codes). */
+function providerErrorMessage(code: string | null): string | null {
+	if (!code) return null
+	const t = getT()
+	if (['access_denied', 'consent_required', 'login_required', 'interaction_required'].includes(code)) return t('auth.errors.providerDenied')
+	if (code === 'account_not_linked' || code === 'unable_to_link_account') return t('auth.errors.providerAccountNotLinked')
+	return t('auth.errors.providerUnavailable')
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -45,6 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!outcome.ok) {
 		return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
 			status: outcome.status,
+			headers: failureHeaders(outcome),
 		})
 	}
 	return redirect(safeRedirect(redirectTo), { headers: outcome.headers })
@@ -63,10 +78,10 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 		: '/auth/signup'
 	return (
 		<>
-			<h1 className="font-display text-4xl uppercase tracking-wide">{t('auth.signin.title')}</h1>
-			<p className="mt-2 text-ink-300">{t('auth.signin.intro')}</p>
+			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signin.title')}</h1>
+			<p className="mt-3 text-muted">{t('auth.signin.intro')}</p>
 			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
-				<FormError id={form.errorId} errors={form.errors} />
+				<FormError id={form.errorId} errors={form.errors ?? (loaderData.providerError ? [loaderData.providerError] : undefined)} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
 				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
 					{(control) => (
@@ -83,13 +98,38 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 						<Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />
 					)}
 				</Field>
-				<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
+				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>
 					{navigation.state === 'submitting' ? t('auth.signin.submitting') : t('auth.signin.submit')}
 				</Button>
+				<p className="text-center text-sm">
+					<Link to="/auth/forgot-password" className={linkClasses()}>
+						{t('auth.signin.forgot')}
+					</Link>
+				</p>
 			</Form>
-			<p className="mt-6 text-center text-ink-300">
+			{loaderData.providers.length > 0 ? (
+				<div className="mt-6">
+					<p className="flex items-center gap-3 text-sm text-muted before:h-px before:flex-1 before:bg-line after:h-px after:flex-1 after:bg-line">
+						{t('auth.signin.or')}
+					</p>
+					<ul className="mt-4 flex flex-col gap-3">
+						{loaderData.providers.map((provider) => (
+							<li key={provider.id}>
+								<Form method="post" action="/auth/social">
+									<input type="hidden" name="provider" value={provider.id} />
+									<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
+									<Button type="submit" variant="secondary" size="lg" className="w-full">
+										{t('auth.signin.withProvider', { provider: provider.name })}
+									</Button>
+								</Form>
+							</li>
+						))}
+					</ul>
+				</div>
+			) : null}
+			<p className="mt-6 border-t border-line pt-5 text-center text-muted">
 				{t('auth.signin.noAccount')}{' '}
-				<Link to={signupHref} className="font-semibold text-ink-100 underline decoration-accent decoration-2 underline-offset-4">
+				<Link to={signupHref} className={linkClasses('default', 'whitespace-nowrap')}>
 					{t('auth.signin.createAccount')}
 				</Link>
 			</p>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/signup'
@@ -8,8 +8,11 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
-import { emailField, nameField, newPasswordField, PASSWORD_MIN, redirectToField } from '#app/features/accounts/fields.ts'
-import { signUpWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/fields.ts'
+import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
+import { failureHeaders, signUpWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
@@ -51,9 +54,13 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const { name, email, password, redirectTo } = submission.value
 	const outcome = await signUpWithPassword(request, { name, email, password })
+	if (outcome.ok === 'check-inbox') {
+		return redirectWithFlash('/auth/signin', { type: 'info', key: 'auth.flash.checkInbox' })
+	}
 	if (!outcome.ok) {
 		return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
 			status: outcome.status,
+			headers: failureHeaders(outcome),
 		})
 	}
 	return redirect(safeRedirect(redirectTo), { headers: outcome.headers })
@@ -72,8 +79,8 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 		: '/auth/signin'
 	return (
 		<>
-			<h1 className="font-display text-4xl uppercase tracking-wide">{t('auth.signup.title')}</h1>
-			<p className="mt-2 text-ink-300">{t('auth.signup.intro')}</p>
+			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signup.title')}</h1>
+			<p className="mt-3 text-muted">{t('auth.signup.intro')}</p>
 			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
 				<FormError id={form.errorId} errors={form.errors} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
@@ -98,19 +105,19 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 					label={
 						<>
 							{t('auth.signup.acceptPrivacyBefore')}{' '}
-							<Link to="/policies/privacy" className="underline decoration-accent decoration-2 underline-offset-4">
+							<Link to="/policies/privacy" className={linkClasses()}>
 								{t('auth.signup.privacyPolicy')}
 							</Link>
 						</>
 					}
 				/>
-				<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
+				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>
 					{navigation.state === 'submitting' ? t('auth.signup.submitting') : t('auth.signup.submit')}
 				</Button>
 			</Form>
-			<p className="mt-6 text-center text-ink-300">
+			<p className="mt-6 border-t border-line pt-5 text-center text-muted">
 				{t('auth.signup.haveAccount')}{' '}
-				<Link to={signinHref} className="font-semibold text-ink-100 underline decoration-accent decoration-2 underline-offset-4">
+				<Link to={signinHref} className={linkClasses('default', 'whitespace-nowrap')}>
 					{t('auth.signup.signIn')}
 				</Link>
 			</p>

@@ -1,16 +1,21 @@
 import { clsx } from 'clsx'
-import { LayoutDashboard, LogOut, ShieldCheck } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { LayoutDashboard, LogOut, Settings, ShieldCheck } from 'lucide-react'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { Form, Link, NavLink, Outlet } from 'react-router'
 import type { Route } from './+types/layout'
 import { Logo } from '#app/components/logo.tsx'
+import { SkipLink } from '#app/components/skip-link.tsx'
+import { buttonClasses } from '#app/components/ui/button.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const band = getBand()
-	return { user: { name: user.name, role: user.role }, band: { name: band.name, logoUrl: band.logoUrl } }
+	return {
+		user: { name: user.name, role: user.role, email: user.email, emailVerified: user.emailVerified },
+		band: { name: band.name, logoUrl: band.logoUrl },
+	}
 }
 
 /** The signed-in shell: navigation, the member's name, sign-out. Calm and dense, light or dark. */
@@ -19,21 +24,23 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	const { user, band } = loaderData
 	const links = [
 		{ to: '/dashboard', label: t('dashboard.nav.home'), icon: LayoutDashboard, end: true },
+		{ to: '/dashboard/settings', label: t('settings.nav'), icon: Settings, end: false },
 		...(user.role === 'admin' ? [{ to: '/dashboard/admin', label: t('dashboard.nav.admin'), icon: ShieldCheck, end: false }] : []),
 	]
 	return (
-		<div className="dashboard min-h-dvh">
-			<a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-accent focus:px-4 focus:py-2 focus:text-on-accent">
-				{t('common.skipToContent')}
-			</a>
-			<header className="border-b border-current/10">
-				<div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-					<Link to="/" className="flex items-center gap-2 rounded font-semibold">
+		<div className="dashboard min-h-dvh bg-canvas text-fg">
+			<SkipLink />
+			<header className="border-b border-line bg-surface">
+				<div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 px-gutter">
+					<Link to="/" className="flex min-h-14 min-w-0 items-center gap-2.5 rounded-control">
 						<Logo name={band.name} logoUrl={band.logoUrl} decorative className="size-8" />
-						<span>{band.name}</span>
+						<span className="truncate font-display text-lg tracking-display uppercase">{band.name}</span>
 					</Link>
-					<nav aria-label={t('dashboard.nav.label')} className="order-3 w-full sm:order-none sm:w-auto">
-						<ul className="flex gap-1">
+					<nav
+						aria-label={t('dashboard.nav.label')}
+						className="order-3 -mx-gutter w-[calc(100%_+_2*var(--spacing-gutter))] border-t border-line px-gutter sm:order-none sm:mx-0 sm:w-auto sm:border-0 sm:px-0"
+					>
+						<ul className="grid auto-cols-fr grid-flow-col gap-1 py-1.5 sm:flex">
 							{links.map((link) => (
 								<li key={link.to}>
 									<NavLink
@@ -41,12 +48,14 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 										end={link.end}
 										className={({ isActive }) =>
 											clsx(
-												'inline-flex min-h-10 items-center gap-2 rounded-md px-3 text-sm font-medium',
-												isActive ? 'bg-current/10' : 'opacity-80 hover:opacity-100',
+												// On a phone: equal columns, icon over a small label; from sm: a row of pills.
+												'flex min-h-11 flex-col items-center justify-center gap-0.5 rounded-control px-2 text-xs font-medium whitespace-nowrap transition-colors duration-150',
+												'sm:flex-row sm:gap-2 sm:px-3 sm:text-sm',
+												isActive ? 'bg-raised text-fg' : 'text-muted hover:bg-raised/60 hover:text-fg',
 											)
 										}
 									>
-										<link.icon aria-hidden="true" className="size-4" />
+										<link.icon aria-hidden="true" className="size-4 shrink-0" />
 										{link.label}
 									</NavLink>
 								</li>
@@ -54,19 +63,40 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 						</ul>
 					</nav>
 					<div className="ml-auto flex items-center gap-3">
-						<span className="hidden text-sm opacity-80 sm:inline">{user.name}</span>
+						<span className="hidden max-w-48 truncate text-sm text-muted md:inline">{user.name}</span>
 						<Form method="post" action="/auth/signout">
-							<button type="submit" className="inline-flex min-h-10 items-center gap-2 rounded-md px-3 text-sm font-medium hover:bg-current/10">
-								<LogOut aria-hidden="true" className="size-4" />
+							<button type="submit" className={buttonClasses('ghost', 'sm', 'min-h-11 text-muted hover:text-fg')}>
+								<LogOut aria-hidden="true" />
 								{t('dashboard.signOut')}
 							</button>
 						</Form>
 					</div>
 				</div>
 			</header>
-			<main id="contenu" className="mx-auto max-w-6xl px-4 py-8">
+			{user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
+			<main id="contenu" className="mx-auto max-w-page px-gutter py-8 sm:py-10">
 				<Outlet />
 			</main>
 		</div>
+	)
+}
+
+/** Shown until the member confirms their address; the link can be sent again (limited per hour). */
+function VerifyEmailBanner(props: { email: string }) {
+	const { t } = useTranslation()
+	return (
+		<aside aria-label={t('dashboard.verify.title')} className="block border-b border-line bg-raised">
+			<div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 gap-y-2 px-gutter py-3">
+				<p className="min-w-0 flex-1 text-sm">
+					<strong className="font-semibold">{t('dashboard.verify.title')}</strong>{' '}
+					<span className="text-muted">{t('dashboard.verify.body', { email: props.email })}</span>
+				</p>
+				<Form method="post" action="/auth/resend-verification">
+					<button type="submit" className={buttonClasses('secondary', 'sm', 'min-h-11')}>
+						{t('dashboard.verify.resend')}
+					</button>
+				</Form>
+			</div>
+		</aside>
 	)
 }

@@ -1,0 +1,25 @@
+import { purgeExpired } from '#app/features/accounts/housekeeping.server.ts'
+import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
+import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
+
+export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
+
+/**
+ * Everything that runs outside requests: the platform's workers (outbox mail), each feature's
+ * jobs and schedules, and the first-run set-up link. Called once by the server at start.
+ */
+export async function startBackground(): Promise<void> {
+	const platform = await getPlatform()
+	const { jobs, database, logger } = platform
+	await startPlatformWorkers(platform)
+
+	await jobs.queue(HOUSEKEEPING_QUEUE, { retryLimit: 3, retryDelay: 60, retryBackoff: true })
+	await jobs.work(HOUSEKEEPING_QUEUE, async () => {
+		const report = await purgeExpired(database.db)
+		logger.info({ purged: report }, 'housekeeping done')
+	})
+	await jobs.schedule(HOUSEKEEPING_QUEUE, '17 4 * * *')
+	await jobs.send(HOUSEKEEPING_QUEUE, {})
+
+	await announceSetupLink(platform)
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { siteSetting, user } from '#app/platform/db/schema.ts'
+import type { Platform } from '#app/platform/platform.server.ts'
+
+/*
+ * First run: while the site has no administrator, the server prints a one-time link in its log
+ * (only the operator reads it). Opening it creates the first admin account, or makes the signed-in
+ * account an admin. A new link replaces the old one at every start; using it deletes it.
+ */
+const SETTING = 'setup_token'
+const TTL_MS = 7 * 24 * 3600 * 1000
+
+const hash = (token: string) => createHash('sha256').update(token).digest()
+
+export async function hasAdmin(db: Db): Promise<boolean> {
+	const [row] = await db.select({ id: user.id }).from(user).where(eq(user.role, 'admin')).limit(1)
+	return Boolean(row)
+}
+
+/** At start: no admin yet, so a fresh set-up link goes to the log. Returns the link, if any. */
+export async function announceSetupLink(platform: Platform): Promise<string | null> {
+	const { database, env, logger } = platform
+	if (await hasAdmin(database.db)) {
+		await database.db.delete(siteSetting).where(eq(siteSetting.key, SETTING))
+		return null
+	}
+	const token = randomBytes(32).toString('base64url')
+	const value = JSON.stringify({ hash: hash(token).toString('hex'), expiresAt: Date.now() + TTL_MS })
+	await database.db
+		.insert(siteSetting)
+		.values({ key: SETTING, value })
+		.onConflictDoUpdate({ target: siteSetting.key, set: { value } })
+	const link = `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
+	logger.warn({ setupLink: link }, `Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${link}`)
+	return link
+}
+
+/** Whether this set-up token is the current one, unexpired, and the site still has no admin. */
+export async function isSetupTokenValid(db: Db, token: string): Promise<boolean> {
+	const [row] = await db.select({ value: siteSetting.value }).from(siteSetting).where(eq(siteSetting.key, SETTING))
+	if (!row) return false
+	let stored: { hash: string; expiresAt: number }
+	try {
+		stored = JSON.parse(row.value)
+	} catch {
+		return false
+	}
+	const expected = Buffer.from(stored.hash, 'hex')
+	const given = hash(token)
+	if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false
+	if (Date.now() > stored.expiresAt) return false
+	return !(await hasAdmin(db))
+}
+
+/** Spends the token (single use) and makes the account an admin, in one transaction. */
+export async function completeSetup(db: Db, token: string, userId: string): Promise<boolean> {
+	if (!(await isSetupTokenValid(db, token))) return false
+	return db.transaction(async (tx) => {
+		const deleted = await tx.delete(siteSetting).where(eq(siteSetting.key, SETTING)).returning({ key: siteSetting.key })
+		if (deleted.length === 0) return false
+		await tx.update(user).set({ role: 'admin' }).where(eq(user.id, userId))
+		return true
+	})
+}

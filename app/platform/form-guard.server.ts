@@ -1,0 +1,27 @@
+import { data } from 'react-router'
+
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Page actions read HTML forms. A request to one of them with another body (JSON, plain text,
+ * nothing at all) is answered with a 415 here, before an action could fail on it with a 500.
+ * The JSON API under /api/ checks its own bodies.
+ */
+export const formGuardMiddleware = async ({ request }: { request: Request }) => {
+	if (!BODY_METHODS.has(request.method)) return
+	const { pathname } = new URL(request.url)
+	if (pathname.startsWith('/api/')) return
+	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+	if (!FORM_TYPES.includes(type)) {
+		throw data({ error: 'Le formulaire envoyé n’a pas le bon format.' }, { status: 415 })
+	}
+	// A URL-encoded body always parses; a multipart one may be truncated or have a wrong boundary.
+	if (type === 'multipart/form-data') {
+		try {
+			await request.clone().formData()
+		} catch {
+			throw data({ error: 'Le formulaire envoyé est incomplet ou mal formé.' }, { status: 400 })
+		}
+	}
+}

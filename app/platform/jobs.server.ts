@@ -1,0 +1,45 @@
+import { fromPglite, PgBoss, type SendOptions, type WorkOptions, type Job } from 'pg-boss'
+import type { Database } from './db/client.server.ts'
+import type { Logger } from 'pino'
+
+/**
+ * The background job queue (pg-boss), on the same database as everything else: PGlite through its
+ * adapter, or PostgreSQL with its own small pool. Jobs survive a crash and are retried with backoff.
+ */
+export interface Jobs {
+	boss: PgBoss
+	/** Declares a queue (idempotent); must happen before sending to it or working it. */
+	queue(name: string, options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number }): Promise<void>
+	send(name: string, data: object, options?: SendOptions): Promise<string | null>
+	work<T extends object>(name: string, handler: (jobs: Job<T>[]) => Promise<void>, options?: WorkOptions): Promise<void>
+	schedule(name: string, cron: string, data?: object): Promise<void>
+	stop(): Promise<void>
+}
+
+export async function startJobs(database: Database, logger: Logger): Promise<Jobs> {
+	const boss =
+		database.kind === 'pglite'
+			? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss' })
+			: new PgBoss({ connectionString: database.url!, schema: 'pgboss', max: 4 })
+	boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'))
+	await boss.start()
+	const declared = new Set<string>()
+	return {
+		boss,
+		async queue(name, options = {}) {
+			if (declared.has(name)) return
+			const existing = await boss.getQueue(name)
+			if (!existing) await boss.createQueue(name, options)
+			else await boss.updateQueue(name, options)
+			declared.add(name)
+		},
+		send: (name, data, options) => boss.send(name, data, options),
+		async work(name, handler, options) {
+			await boss.work(name, { pollingIntervalSeconds: 2, ...options }, handler as never)
+		},
+		async schedule(name, cron, data) {
+			await boss.schedule(name, cron, data ?? null, { tz: 'Europe/Paris' })
+		},
+		stop: () => boss.stop({ graceful: true, timeout: 5_000 }),
+	}
+}

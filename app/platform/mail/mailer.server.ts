@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto'
+import { render, toPlainText } from '@react-email/render'
+import { and, eq, gte, inArray } from 'drizzle-orm'
+import nodemailer, { type Transporter } from 'nodemailer'
+import type { Logger } from 'pino'
+import type { ReactElement } from 'react'
+import type { Db } from '../db/client.server.ts'
+import { outboxMail } from '../db/schema.ts'
+import type { Env } from '../env.server.ts'
+import type { Jobs } from '../jobs.server.ts'
+
+export const MAIL_QUEUE = 'mail.send'
+export const MAIL_SWEEP_QUEUE = 'mail.sweep'
+/** Attempts before a mail is marked failed: with backoff from 30 s, about a day of retries. */
+export const MAIL_RETRY_LIMIT = 12
+/** Queued mails older than this are not picked up again by the sweep. */
+const SWEEP_WINDOW_MS = 7 * 24 * 3600 * 1000
+
+export interface OutgoingMail {
+	/** What the mail is (verify-email, reset-password, newsletter…), for the outbox and the stats. */
+	kind: string
+	to: string
+	subject: string
+	/** A React Email component; rendered to HTML and to plain text. */
+	body: ReactElement
+	headers?: Record<string, string>
+}
+
+export type SendResult = { ok: true; id: string } | { ok: false; error: string }
+
+export interface Mailer {
+	/** Writes the mail to the outbox and queues its sending. Never throws. */
+	sendMail(mail: OutgoingMail): Promise<SendResult>
+	/** The worker's step: sends one outbox mail through SMTP. Throws to be retried. */
+	deliver(id: string, attempt: { isLast: boolean }): Promise<void>
+	/** Queues again whatever is still waiting (after a crash, or once SMTP is configured). */
+	sweep(): Promise<number>
+	transport: Transporter | null
+	close(): void
+}
+
+function defaultFrom(env: Env): string {
+	const host = new URL(env.SITE_URL).hostname
+	const domain = host === 'localhost' || /^[\d.]+$/.test(host) ? 'localhost.localdomain' : host
+	return `"${env.BAND_NAME.replace(/["\\]/g, '')}" <ne-pas-repondre@${domain}>`
+}
+
+export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Logger }): Mailer {
+	const { db, jobs, env, logger } = options
+	const from = env.MAIL_FROM ?? defaultFrom(env)
+	const transport = env.SMTP_URL
+		? nodemailer.createTransport({
+				url: env.SMTP_URL,
+				pool: true,
+				maxConnections: 3,
+				rateDelta: 1000,
+				rateLimit: env.SMTP_RATE_PER_SECOND,
+			} as Parameters<typeof nodemailer.createTransport>[0])
+		: null
+
+	async function enqueue(id: string) {
+		await jobs.send(MAIL_QUEUE, { id }, { singletonKey: id })
+	}
+
+	return {
+		transport,
+		async sendMail(mail) {
+			const id = randomUUID()
+			try {
+				const html = await render(mail.body)
+				const text = toPlainText(html)
+				await db.insert(outboxMail).values({
+					id,
+					kind: mail.kind,
+					toAddress: mail.to,
+					subject: mail.subject,
+					html,
+					text,
+					headers: mail.headers ?? null,
+				})
+				if (!transport) {
+					// No relay configured: the whole mail goes to the log, and stays queued in the outbox.
+					logger.info({ mail: { id, kind: mail.kind, to: mail.to, subject: mail.subject, text } }, `mail (no SMTP_URL): ${mail.subject}`)
+					return { ok: true, id }
+				}
+				await enqueue(id)
+				return { ok: true, id }
+			} catch (error) {
+				logger.error({ err: error, kind: mail.kind }, 'could not queue mail')
+				return { ok: false, error: (error as Error).message }
+			}
+		},
+		async deliver(id, attempt) {
+			if (!transport) return
+			const [row] = await db.select().from(outboxMail).where(eq(outboxMail.id, id))
+			if (!row || row.status !== 'queued') return
+			try {
+				const info = await transport.sendMail({
+					from,
+					to: row.toAddress,
+					subject: row.subject,
+					html: row.html ?? undefined,
+					text: row.text ?? undefined,
+					headers: row.headers ?? undefined,
+				})
+				await db
+					.update(outboxMail)
+					.set({ status: 'sent', sentAt: new Date(), messageId: info.messageId, attempts: row.attempts + 1, lastError: null })
+					.where(eq(outboxMail.id, id))
+			} catch (error) {
+				const reason = (error as Error).message.slice(0, 500)
+				await db
+					.update(outboxMail)
+					.set({ attempts: row.attempts + 1, lastError: reason, status: attempt.isLast ? 'failed' : 'queued' })
+					.where(eq(outboxMail.id, id))
+				logger.warn({ mailId: id, attempt: row.attempts + 1, err: reason }, 'mail not sent, will retry')
+				if (!attempt.isLast) throw error
+			}
+		},
+		async sweep() {
+			if (!transport) return 0
+			const since = new Date(Date.now() - SWEEP_WINDOW_MS)
+			const waiting = await db
+				.select({ id: outboxMail.id })
+				.from(outboxMail)
+				.where(and(inArray(outboxMail.status, ['queued']), gte(outboxMail.createdAt, since)))
+			for (const { id } of waiting) await enqueue(id)
+			return waiting.length
+		},
+		close() {
+			transport?.close()
+		},
+	}
+}
+
+/** Declares the mail queues and starts the worker that sends outbox mail. */
+export async function startMailWorker(mailer: Mailer, jobs: Jobs) {
+	await jobs.queue(MAIL_QUEUE, { retryLimit: MAIL_RETRY_LIMIT, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 })
+	await jobs.queue(MAIL_SWEEP_QUEUE, { retryLimit: 1 })
+	await jobs.work<{ id: string }>(MAIL_QUEUE, async ([job]) => {
+		if (!job) return
+		await mailer.deliver(job.data.id, { isLast: job.retryCount >= MAIL_RETRY_LIMIT })
+	})
+	await jobs.work(MAIL_SWEEP_QUEUE, async () => {
+		await mailer.sweep()
+	})
+	await jobs.schedule(MAIL_SWEEP_QUEUE, '*/10 * * * *')
+	await mailer.sweep()
+}

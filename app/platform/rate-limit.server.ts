@@ -1,0 +1,80 @@
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
+import type { Db } from './db/client.server.ts'
+import { rateLimit } from './db/schema.ts'
+import { CLIENT_ADDRESS_HEADER } from './auth.server.ts'
+
+/**
+ * Limits on everything a bot could repeat, kept in the database so that every instance shares them.
+ * Each rule counts attempts per key (a client address or an account) over a window.
+ */
+export const RULES = {
+	signInByAddress: { points: 30, durationSeconds: 15 * 60 },
+	signInByAccount: { points: 8, durationSeconds: 15 * 60 },
+	signUpByAddress: { points: 6, durationSeconds: 60 * 60 },
+	resetByAddress: { points: 10, durationSeconds: 60 * 60 },
+	resetByAccount: { points: 3, durationSeconds: 60 * 60 },
+	resendByAccount: { points: 3, durationSeconds: 60 * 60 },
+	claimByAddress: { points: 30, durationSeconds: 15 * 60 },
+	settingsByAccount: { points: 30, durationSeconds: 15 * 60 },
+} as const satisfies Record<string, { points: number; durationSeconds: number }>
+
+export type RuleName = keyof typeof RULES
+
+export type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number }
+
+export interface RateLimits {
+	/** Counts one attempt; past the limit, says how long to wait. */
+	consume(rule: RuleName, key: string): Promise<LimitResult>
+	/** Forgets a key's attempts (e.g. a successful sign-in clears the account's failures). */
+	reset(rule: RuleName, key: string): Promise<void>
+}
+
+export function createRateLimits(db: Db): RateLimits {
+	const limiters = new Map<RuleName, RateLimiterDrizzle>()
+	const limiter = (rule: RuleName) => {
+		let existing = limiters.get(rule)
+		if (!existing) {
+			existing = new RateLimiterDrizzle({
+				storeClient: db,
+				schema: rateLimit,
+				keyPrefix: rule,
+				points: RULES[rule].points,
+				duration: RULES[rule].durationSeconds,
+				// Expired rows are purged by the housekeeping job.
+				clearExpiredByTimeout: false,
+			})
+			limiters.set(rule, existing)
+		}
+		return existing
+	}
+	return {
+		async consume(rule, key) {
+			try {
+				await limiter(rule).consume(key.toLowerCase().slice(0, 300))
+				return { ok: true }
+			} catch (rejection) {
+				if (rejection instanceof RateLimiterRes) {
+					return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) }
+				}
+				throw rejection
+			}
+		},
+		async reset(rule, key) {
+			await limiter(rule).delete(key.toLowerCase().slice(0, 300))
+		},
+	}
+}
+
+/** The client's address as our HTTP server established it (never a client-supplied header). */
+export function clientAddressOf(request: Request): string {
+	return request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown'
+}
+
+/** « dans 12 minutes », « dans moins d’une minute », « dans 2 heures » */
+export function formatWait(seconds: number): string {
+	if (seconds < 60) return 'dans moins d’une minute'
+	const minutes = Math.ceil(seconds / 60)
+	if (minutes < 60) return `dans ${minutes} minute${minutes > 1 ? 's' : ''}`
+	const hours = Math.ceil(minutes / 60)
+	return `dans ${hours} heure${hours > 1 ? 's' : ''}`
+}

@@ -1,0 +1,76 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/forgot-password'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { FormError } from '#app/components/ui/form-error.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { failureHeaders, requestPasswordReset } from '#app/features/accounts/auth-actions.server.ts'
+import { emailField } from '#app/features/accounts/fields.ts'
+import { requireAnonymous } from '#app/features/accounts/session.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+
+const ForgotSchema = z.object({ email: emailField })
+
+export function meta({ loaderData }: Route.MetaArgs) {
+	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+	// Signed in, a member changes their password in the settings instead.
+	await requireAnonymous(request)
+	return { title: getT()('auth.forgot.metaTitle'), constraint: getZodConstraint(ForgotSchema) }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	await requireAnonymous(request)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: ForgotSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
+	const limited = await requestPasswordReset(request, submission.value.email)
+	if (limited) {
+		return data({ result: submission.reply({ formErrors: [limited.message] }), sent: false }, { status: 429, headers: failureHeaders(limited) })
+	}
+	// The same answer whether the address has an account or not.
+	return { result: submission.reply({ resetForm: true }), sent: true }
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const [form, fields] = useForm<z.input<typeof ForgotSchema>>({
+		lastResult: actionData?.result,
+		constraint: loaderData.constraint,
+		shouldRevalidate: 'onInput',
+	})
+	return (
+		<>
+			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.forgot.title')}</h1>
+			{actionData?.sent ? (
+				<div role="status" className="mt-4 rounded-lg border border-line bg-raised px-4 py-3">
+					<p className="font-semibold">{t('auth.forgot.sentTitle')}</p>
+					<p className="mt-1 text-muted">{t('auth.forgot.sentBody')}</p>
+				</div>
+			) : (
+				<p className="mt-2 text-muted">{t('auth.forgot.intro')}</p>
+			)}
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+				<FormError id={form.errorId} errors={form.errors} />
+				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
+				</Field>
+				<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
+					{actionData?.sent ? t('auth.forgot.submitAgain') : t('auth.forgot.submit')}
+				</Button>
+			</Form>
+			<p className="mt-6 border-t border-line pt-5 text-center text-muted">
+				<Link to="/auth/signin" className={linkClasses()}>
+					{t('auth.forgot.backToSignIn')}
+				</Link>
+			</p>
+		</>
+	)
+}
