@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { useRevalidator } from 'react-router'
 import type { AuthUser, Profile } from '#app/features/accounts/types.ts'
-import { createAuthClient } from './auth-client.ts'
+import { createAuthClient, type AuthClient } from './auth-client.ts'
 import { createSessionMachine, type SessionMachine, type SessionState } from './machine.ts'
 
 const SessionContext = createContext<SessionMachine | null>(null)
@@ -26,12 +26,14 @@ export function SessionProvider(props: { user: AuthUser | null; profile: Profile
 	const revalidator = useRevalidator()
 	const revalidate = useRef(revalidator.revalidate)
 	revalidate.current = revalidator.revalidate
-	const [client] = useState(() => (typeof window === 'undefined' ? null : createAuthClient()))
+	const client = useRef<AuthClient | null>(null)
 	const knownUserId = useRef(user?.id ?? null)
 
+	// One channel per mounted provider (StrictMode mounts twice in development: each gets its own).
 	useEffect(() => {
-		if (!client) return
-		const stop = client.onAuthStateChanged((changedUser, knownProfile) => {
+		const created = createAuthClient()
+		client.current = created
+		const stop = created.onAuthStateChanged((changedUser, knownProfile) => {
 			void machine.authChanged(changedUser, knownProfile)
 			if (!knownProfile) {
 				// Another tab signed in or out: the loaders of this page must see it too.
@@ -41,20 +43,21 @@ export function SessionProvider(props: { user: AuthUser | null; profile: Profile
 		})
 		return () => {
 			stop()
-			client.close()
+			created.close()
+			if (client.current === created) client.current = null
 		}
-	}, [client, machine])
+	}, [machine])
 
 	// This tab's own navigations (a sign-in form, a sign-out) change what the server says.
 	useEffect(() => {
 		const id = user?.id ?? null
 		if (id !== knownUserId.current) {
 			knownUserId.current = id
-			client?.announce(user, profile ?? undefined)
+			client.current?.announce(user, profile ?? undefined)
 		} else if (user && profile) {
 			void machine.authChanged(user, profile)
 		}
-	}, [client, machine, user, profile])
+	}, [machine, user, profile])
 
 	return <SessionContext.Provider value={machine}>{props.children}</SessionContext.Provider>
 }
