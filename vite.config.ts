@@ -4,7 +4,9 @@ import { defineConfig } from 'vite'
 
 export default defineConfig({
 	resolve: { tsconfigPaths: true },
-	plugins: [tailwindcss(), reactRouter()],
+	// Vitest imports app modules one by one: the React Router plugin (route table, virtual build
+	// modules, typegen) has no place there.
+	plugins: [tailwindcss(), ...(process.env.VITEST ? [] : [reactRouter()])],
 	build: { target: 'es2022' },
 	server: { port: Number(process.env.PORT ?? 3000) },
 	ssr: {

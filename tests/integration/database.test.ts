@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DataDirLockedError, openDatabase, openPglite, openPostgres, type Database } from '#app/platform/db/client.server.ts'
+import { siteSetting } from '#app/platform/db/schema.ts'
+import { createTestDatabase, databaseKind, postgresDatabaseExists, type TestDatabase } from '../support/database.ts'
+
+const kind = databaseKind()
+const root = path.resolve(import.meta.dirname, '../..')
+
+/** Every migration drizzle-kit generated, from its journal. */
+const journal = JSON.parse(fs.readFileSync(path.join(root, 'drizzle/meta/_journal.json'), 'utf8')) as {
+	entries: { tag: string }[]
+}
+
+async function rows<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+	const result = (await database.db.execute(query)) as unknown as { rows: T[] }
+	return result.rows
+}
+
+const open = (target: TestDatabase) => openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir })
+
+describe(`openDatabase on ${kind}`, () => {
+	let target: TestDatabase
+	beforeAll(async () => {
+		target = await createTestDatabase()
+	})
+	afterAll(async () => {
+		await target.dispose()
+		if (target.databaseUrl) expect(await postgresDatabaseExists(target.databaseUrl)).toBe(false)
+		else expect(fs.existsSync(target.dataDir)).toBe(false)
+	})
+
+	it('runs every migration on an empty database, then answers ping, then closes', async () => {
+		const database = await open(target)
+		try {
+			expect(database.kind).toBe(kind)
+			await database.ping()
+			const tables = await rows<{ table_name: string }>(
+				database,
+				sql`select table_name from information_schema.tables where table_schema = 'public'`,
+			)
+			expect(tables.map((t) => t.table_name)).toEqual(
+				expect.arrayContaining(['user', 'session', 'account', 'verification', 'site_setting']),
+			)
+			const applied = await rows<{ n: number | string }>(database, sql`select count(*) as n from drizzle.__drizzle_migrations`)
+			expect(Number(applied[0]!.n)).toBe(journal.entries.length)
+		} finally {
+			await database.close()
+		}
+		await expect(database.ping()).rejects.toThrow()
+	})
+
+	it('keeps its data across a close and a reopen, and migrating again changes nothing', async () => {
+		const first = await open(target)
+		await first.db.insert(siteSetting).values({ key: 'test:kept', value: 'toujours là' })
+		await first.close()
+
+		const second = await open(target)
+		try {
+			const [row] = await second.db.select().from(siteSetting).where(sql`${siteSetting.key} = 'test:kept'`)
+			expect(row?.value).toBe('toujours là')
+			const applied = await rows<{ n: number | string }>(second, sql`select count(*) as n from drizzle.__drizzle_migrations`)
+			expect(Number(applied[0]!.n)).toBe(journal.entries.length)
+		} finally {
+			await second.close()
+		}
+	})
+})
+
+/**
+ * Waits until the holder has refreshed its lock since `since`. proper-lockfile refreshes the lock
+ * every ~2 s from a timer; a long synchronous stretch (PGlite's first initdb on a busy machine) can
+ * delay that past the 10 s after which a lock counts as stale (see the report on this folder lock).
+ * The tests below are about a server that is open and idle, whose lock is fresh.
+ */
+async function lockRefreshedSince(lockPath: string, since: number) {
+	const deadline = Date.now() + 20_000
+	while (fs.statSync(lockPath).mtimeMs < since) {
+		if (Date.now() > deadline) throw new Error(`the lock ${lockPath} was not refreshed`)
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
+}
+
+describe.runIf(kind === 'pglite')('the embedded database’s data-folder lock', () => {
+	let target: TestDatabase
+	let holder: Database
+	beforeAll(async () => {
+		target = await createTestDatabase('pglite')
+		holder = await openPglite(target.dataDir)
+		await lockRefreshedSince(path.join(target.dataDir, 'pglite.lock'), Date.now())
+	})
+	afterAll(async () => {
+		await holder?.close()
+		await target.dispose()
+	})
+
+	it('refuses a second opening in this process while the first is open', async () => {
+		const attempt = openPglite(target.dataDir)
+		await expect(attempt).rejects.toBeInstanceOf(DataDirLockedError)
+		await expect(attempt).rejects.toThrow(
+			`Le dossier de données ${path.join(target.dataDir, 'pglite')} est déjà utilisé par un autre processus du site.`,
+		)
+	})
+
+	it('refuses another process, which stops with a non-zero code and the French message', async () => {
+		const bin = path.join(root, 'node_modules/.bin')
+		const child = spawn(path.join(bin, 'tsx'), [path.join(root, 'tests/support/open-pglite.ts'), target.dataDir], {
+			cwd: root,
+			// The project's own Node (node_modules/.bin/node) runs tsx, as in the npm scripts.
+			env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		})
+		let stdout = ''
+		let stderr = ''
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+		const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+
+		expect(stdout).not.toContain('opened')
+		expect(code).not.toBe(0)
+		expect(code).not.toBeNull()
+		expect(stderr).toContain('DataDirLockedError')
+		expect(stderr).toContain('est déjà utilisé par un autre processus du site')
+		expect(stderr).toContain('une base embarquée ne s\'ouvre que par un seul processus à la fois')
+	})
+
+	it('is still fine after those attempts, and the folder opens again once released', async () => {
+		await holder.ping()
+		await holder.db.insert(siteSetting).values({ key: 'test:lock', value: 'ok' })
+		await holder.close()
+		const again = await openPglite(target.dataDir)
+		holder = again
+		const [row] = await again.db.select().from(siteSetting).where(sql`${siteSetting.key} = 'test:lock'`)
+		expect(row?.value).toBe('ok')
+	})
+})
+
+describe.runIf(kind === 'postgres')('several instances starting at once on PostgreSQL', () => {
+	let target: TestDatabase
+	beforeAll(async () => {
+		target = await createTestDatabase('postgres')
+	})
+	afterAll(async () => {
+		await target.dispose()
+	})
+
+	it('migrate one at a time: all start, and every migration is applied once', async () => {
+		const instances = await Promise.all([1, 2, 3].map(() => openPostgres(target.databaseUrl!)))
+		try {
+			await Promise.all(instances.map((instance) => instance.ping()))
+			const applied = await rows<{ n: string }>(instances[0]!, sql`select count(*) as n from drizzle.__drizzle_migrations`)
+			expect(Number(applied[0]!.n)).toBe(journal.entries.length)
+		} finally {
+			await Promise.all(instances.map((instance) => instance.close()))
+		}
+	})
+})

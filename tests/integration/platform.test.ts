@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPglite } from '#app/platform/db/client.server.ts'
+import { siteSetting } from '#app/platform/db/schema.ts'
+import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
+import * as healthz from '#app/routes/api/healthz.ts'
+import * as me from '#app/routes/api/me.ts'
+import * as signup from '#app/routes/auth/signup.tsx'
+import { databaseKind } from '../support/database.ts'
+import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
+import { cookieFrom, formPost, get, outcome, routeArgs } from '../support/requests.ts'
+
+/* The per-process platform: opened once, closed cleanly, and a restart keeps what it must keep. */
+const kind = databaseKind()
+
+let env: TestPlatform
+beforeAll(async () => {
+	env = await startTestPlatform()
+})
+afterAll(async () => {
+	await env?.stop()
+})
+
+async function health() {
+	return outcome(await healthz.loader())
+}
+
+describe(`the platform on ${kind}`, () => {
+	it('is opened once per process', async () => {
+		const [a, b] = await Promise.all([getPlatform(), getPlatform()])
+		expect(a).toBe(b)
+		expect(a).toBe(env.platform)
+		expect(a.database.kind).toBe(kind)
+	})
+
+	it('answers the health check with the database kind', async () => {
+		const result = await health()
+		expect(result.status).toBe(200)
+		expect(result.headers.get('cache-control')).toBe('no-store')
+		expect(result.body).toMatchObject({ status: 'ok', database: { kind, status: 'ok' } })
+	})
+
+	it('generates the auth secret once and keeps it in the database', async () => {
+		const rows = await env.platform.database.db.select().from(siteSetting).where(eq(siteSetting.key, 'auth_secret'))
+		expect(rows).toHaveLength(1)
+		expect(rows[0]!.value.length).toBeGreaterThanOrEqual(32)
+	})
+
+	it('keeps members signed in across a restart (same secret, same sessions)', async () => {
+		const request = formPost('/auth/signup', {
+			name: 'Nina',
+			email: 'nina@exemple.fr',
+			password: 'cheval agrafe pile correcte',
+			acceptPrivacy: 'on',
+		})
+		const signedUp = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
+		expect(signedUp.status).toBe(302)
+		const cookie = cookieFrom(signedUp.headers)
+		const [secretBefore] = await env.platform.database.db.select().from(siteSetting).where(eq(siteSetting.key, 'auth_secret'))
+
+		await closePlatform()
+		if (kind === 'pglite') {
+			// Closed means the data folder is free again: another opening succeeds at once.
+			const other = await openPglite(env.database.dataDir)
+			await other.close()
+		}
+
+		const reopened = await getPlatform()
+		expect(reopened).not.toBe(env.platform)
+		env.platform = reopened
+		const [secretAfter] = await reopened.database.db.select().from(siteSetting).where(eq(siteSetting.key, 'auth_secret'))
+		expect(secretAfter!.value).toBe(secretBefore!.value)
+		const profile = await outcome(await me.loader(routeArgs(get('/api/me', { cookie }), '/api/me')))
+		expect(profile.status).toBe(200)
+		expect(profile.body).toMatchObject({ email: 'nina@exemple.fr' })
+		expect((await health()).status).toBe(200)
+	})
+})

@@ -1,0 +1,57 @@
+import { closePlatform, getPlatform, type Platform } from '#app/platform/platform.server.ts'
+import { createTestDatabase, type TestDatabase } from './database.ts'
+import { SITE_URL } from './requests.ts'
+
+export interface TestPlatform {
+	platform: Platform
+	database: TestDatabase
+	stop(): Promise<void>
+}
+
+/**
+ * Configures the process-wide platform (app/platform/platform.server.ts) for this test file and
+ * opens it: the environment is read once and cached, so it is set here before anything reads it.
+ * Vitest runs each test file in a worker of its own, so each file gets its own platform; call this
+ * once, in `beforeAll`, and `stop()` in `afterAll`.
+ */
+export async function startTestPlatform(options: { adminEmails?: string[] } = {}): Promise<TestPlatform> {
+	const database = await createTestDatabase()
+	const env: Record<string, string | undefined> = {
+		NODE_ENV: 'test',
+		LOG_LEVEL: 'silent',
+		SITE_URL,
+		DATA_DIR: database.dataDir,
+		DATABASE_URL: database.databaseUrl,
+		ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
+		// Generated and kept in the database, as on a fresh install.
+		AUTH_SECRET: undefined,
+	}
+	// Optional services configured in the shell (SMTP, S3, federated sign-in) stay out of the tests.
+	for (const key of Object.keys(process.env)) {
+		if (/^(SMTP_|S3_|OIDC_|GOOGLE_|APPLE_|FACEBOOK_|MAIL_)/.test(key)) delete process.env[key]
+	}
+	for (const [key, value] of Object.entries(env)) {
+		if (value === undefined) delete process.env[key]
+		else process.env[key] = value
+	}
+	let platform: Platform
+	try {
+		platform = await getPlatform()
+	} catch (error) {
+		await database.dispose()
+		throw error
+	}
+	if (platform.env.DATA_DIR !== database.dataDir || platform.env.DATABASE_URL !== database.databaseUrl) {
+		await closePlatform()
+		await database.dispose()
+		throw new Error('The platform read its environment before startTestPlatform set it: start it first in this file.')
+	}
+	return {
+		platform,
+		database,
+		async stop() {
+			await closePlatform()
+			await database.dispose()
+		},
+	}
+}

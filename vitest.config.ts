@@ -1,0 +1,39 @@
+import './scripts/check-node.mjs'
+import { defineConfig, mergeConfig } from 'vitest/config'
+import viteConfig from './vite.config.ts'
+
+/*
+ * Unit tests sit next to the code they test; integration tests (tests/integration) run twice, once
+ * on an embedded PGlite in a temporary folder and once on a fresh PostgreSQL database, as two
+ * projects that only differ by the `database` value they provide (see tests/support/database.ts).
+ * Each test file runs in its own worker, so each one gets its own platform singleton.
+ */
+const integration = ['tests/integration/**/*.test.ts']
+const integrationTimeouts = { testTimeout: 30_000, hookTimeout: 120_000 }
+
+export default mergeConfig(
+	viteConfig,
+	defineConfig({
+		test: {
+			environment: 'node',
+			// Libraries log expected refusals (Better Auth: "Invalid password"); show logs of failing tests only.
+			silent: 'passed-only',
+			// Runs once per run: a run id for temporary folders and databases, and the final sweep.
+			globalSetup: ['tests/support/global-setup.ts'],
+			projects: [
+				{
+					extends: true,
+					test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts'] },
+				},
+				{
+					extends: true,
+					test: { name: 'pglite', include: integration, provide: { database: 'pglite' }, ...integrationTimeouts },
+				},
+				{
+					extends: true,
+					test: { name: 'postgres', include: integration, provide: { database: 'postgres' }, ...integrationTimeouts },
+				},
+			],
+		},
+	}),
+)
