@@ -1,0 +1,97 @@
+/*
+ * The admin area: a member gets a French 403 page and not one byte of admin data, whatever the
+ * request; the admin (address in ADMIN_EMAILS, confirmed from the mail) gets the overview.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { BrowserContext } from 'playwright-core'
+import { admin, newMember, signInAdmin, signUpByForm } from '../support/accounts.ts'
+import { audit } from '../support/axe.ts'
+import { closeAll, newVisitor, visit, waitForPath } from '../support/harness.ts'
+import { t } from '../support/i18n.ts'
+
+/** Texts only the admin overview shows: none may reach a member. */
+function adminOnlyTexts(): string[] {
+	return [
+		t('admin.overview.title'),
+		t('admin.overview.members'),
+		t('admin.overview.verified'),
+		t('admin.overview.latestTitle'),
+		admin.name,
+		admin.email,
+	]
+}
+
+function assertNoAdminData(body: string, what: string) {
+	for (const text of adminOnlyTexts()) {
+		assert.ok(!body.includes(text), `${what} contains admin data: « ${text} »`)
+	}
+	// The overview's loader data (member counts, latest sign-ups), in any serialisation.
+	assert.doesNotMatch(body, /"(latest|lastWeek)"/, `${what} carries the admin loader's data`)
+}
+
+export function adminSpecs() {
+	describe('the admin area', () => {
+		const member = newMember('Noé')
+		let adminContext: BrowserContext
+		let memberContext: BrowserContext
+
+		before(async () => {
+			// The admin exists first, so that there is someone whose data could leak.
+			adminContext = await newVisitor()
+			await signInAdmin(adminContext)
+			memberContext = await newVisitor()
+			await signUpByForm(memberContext, member)
+		})
+		after(() => closeAll(adminContext, memberContext))
+
+		test('a signed-in member gets the French 403 page on /dashboard/admin, without admin data', async () => {
+			const page = await memberContext.newPage()
+			const response = await visit(page, '/dashboard/admin')
+			assert.equal(response.status(), 403)
+			assert.equal(new URL(page.url()).pathname, '/dashboard/admin')
+			await page.getByRole('heading', { level: 1, name: 'Accès réservé' }).waitFor()
+			assertNoAdminData(await page.content(), 'the 403 page (DOM)')
+			assertNoAdminData(await response.text(), 'the 403 document')
+			await audit(page, '403')
+			await page.close()
+		})
+
+		test('the member sees no link to the admin area', async () => {
+			const page = await memberContext.newPage()
+			await visit(page, '/dashboard')
+			await page.getByRole('heading', { level: 1, name: `Bonjour ${member.firstName} !` }).waitFor()
+			assert.equal(await page.getByRole('link', { name: t('dashboard.nav.admin') }).count(), 0)
+			await page.close()
+		})
+
+		test('no request of a member gets admin data: neither the document nor the data requests', async () => {
+			const document = await memberContext.request.get('/dashboard/admin', { maxRedirects: 0 })
+			assert.equal(document.status(), 403)
+			assertNoAdminData(await document.text(), 'GET /dashboard/admin')
+
+			for (const path of ['/dashboard/admin.data', '/dashboard/admin.data?_routes=routes%2Fadmin%2Foverview']) {
+				const response = await memberContext.request.get(path, { maxRedirects: 0 })
+				assert.notEqual(response.status(), 200, `GET ${path} as a member answered 200`)
+				assertNoAdminData(await response.text(), `GET ${path}`)
+			}
+		})
+
+		test('the admin listed in ADMIN_EMAILS signs in from a redirect and sees the overview', async () => {
+			await adminContext.clearCookies()
+			const page = await adminContext.newPage()
+			await visit(page, '/dashboard/admin')
+			await waitForPath(page, (url) => url.pathname === '/auth/signin' && url.searchParams.get('redirectTo') === '/dashboard/admin')
+			await page.getByLabel('Adresse e-mail').fill(admin.email)
+			await page.getByLabel('Mot de passe').fill(admin.password)
+			await page.getByRole('button', { name: 'Se connecter' }).click()
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin')
+			await page.getByRole('heading', { level: 1, name: t('admin.overview.title') }).waitFor()
+			const text = await page.locator('main').innerText()
+			assert.ok(text.includes(t('admin.overview.members')), 'the overview shows the member count')
+			assert.ok(text.includes(member.name), 'the latest sign-ups list the member who just joined')
+			await audit(page, 'admin overview')
+			await page.close()
+		})
+	})
+}

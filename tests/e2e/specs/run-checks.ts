@@ -1,0 +1,75 @@
+/*
+ * What the whole run saw, checked once every spec has run: accessibility of every page visited, no
+ * request to a third party, no script error or CSP violation, no 5xx, nothing logged as an error by
+ * the server, and a clean stop on SIGTERM.
+ */
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { auditReport, audits } from '../support/axe.ts'
+import { closeAll, h } from '../support/harness.ts'
+
+/** The kinds of page the issue wants audited; each must have been visited at least once. */
+const REQUIRED_AUDITS = ['landing', 'sign-in', 'sign-up', 'sign-in with errors', 'sign-up with errors', 'dashboard', 'admin overview', '403', '404']
+
+/** pino lines at level error (50) or fatal (60). */
+function loggedErrors(output: string): string[] {
+	return output
+		.split('\n')
+		.filter((line) => {
+			try {
+				return (JSON.parse(line) as { level?: number }).level! >= 50
+			} catch {
+				return false
+			}
+		})
+		.map((line) => line.slice(0, 1500))
+}
+
+export function runChecks() {
+	describe('the whole run', () => {
+		test('axe-core: 0 violations on every page the tests visited', () => {
+			const audited = new Set(audits.map((a) => a.label))
+			const missing = REQUIRED_AUDITS.filter((label) => !audited.has(label))
+			const report = auditReport()
+			assert.ok(
+				!report,
+				`accessibility violations (axe-core ${audits.length} audits, ${audits.filter((a) => !a.error && a.violations.length === 0).length} clean):\n\n${report}`,
+			)
+			assert.deepEqual(missing, [], `these pages were never audited (a test stopped before reaching them?): ${missing.join(', ')}`)
+		})
+
+		test('the browser made no request to anyone but the site', () => {
+			assert.ok(h.requests.length > 0, 'no request was recorded at all')
+			const foreign = h.requests.filter((r) => {
+				if (r.url.startsWith('data:') || r.url.startsWith('blob:')) return false
+				return new URL(r.url).origin !== h.origin
+			})
+			assert.deepEqual(
+				foreign.map((r) => `${r.method} ${r.url} (${r.type})`),
+				[],
+				`requests left for third parties (${h.requests.length} requests recorded)`,
+			)
+		})
+
+		test('no script error and no CSP violation in the browser', () => {
+			assert.deepEqual(h.problems, [])
+		})
+
+		test('no response with a 5xx status', () => {
+			assert.deepEqual(h.serverErrors, [])
+		})
+
+		test('the server logged no error', () => {
+			assert.deepEqual(loggedErrors(h.server.output()), [])
+		})
+
+		test('the server stops by itself within 5 s of SIGTERM', async () => {
+			await closeAll(...h.contexts)
+			await h.browser.close()
+			const exit = await h.server.stop(5_000)
+			assert.equal(exit.killed, false, `still running 5 s after SIGTERM; its output:\n${h.server.output().slice(-4000)}`)
+			assert.equal(exit.code, 0, `exit code ${exit.code} (signal ${exit.signal}) after ${exit.ms} ms; output:\n${h.server.output().slice(-4000)}`)
+			assert.deepEqual(loggedErrors(h.server.output()), [], 'errors logged while stopping')
+		})
+	})
+}

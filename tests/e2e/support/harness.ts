@@ -1,0 +1,174 @@
+/*
+ * The state every spec shares: one production server, one Chromium, a record of every request the
+ * browser made and of every script error or CSP violation it saw. `setUp` and `tearDown` are called
+ * by the suite's entry (tests/e2e/suite.e2e.ts); specs read `h` inside their tests.
+ */
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { startMailbox, type Mailbox } from './mailbox.ts'
+import { startServer, type RunningServer } from './server.ts'
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..')
+export const ADMIN_EMAIL = 'admin-e2e@example.test'
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	// Belt and braces: no host name but localhost resolves, so nothing can reach the internet.
+	'--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
+]
+
+export interface SeenRequest {
+	url: string
+	method: string
+	/** The resource type (document, script, fetch…). */
+	type: string
+}
+
+export interface Harness {
+	server: RunningServer
+	/** The SMTP server the site sends its mails to. */
+	mailbox: Mailbox
+	browser: Browser
+	origin: string
+	/** Every request any page of any context made, in order. */
+	requests: SeenRequest[]
+	/** Uncaught page errors and CSP violations reported by the browser. */
+	problems: string[]
+	/** Documents and fetches the server answered with a 5xx. */
+	serverErrors: string[]
+	contexts: Set<BrowserContext>
+}
+
+let state: Harness | undefined
+let visitors = 0
+
+/** A documentation address (RFC 5737) of its own for each visitor. */
+function nextVisitorAddress(): string {
+	visitors++
+	return `203.0.113.${visitors % 250 + 1}`
+}
+
+/** The shared harness; only valid inside tests (after the suite's `before`). */
+export const h = new Proxy({} as Harness, {
+	get(_target, key) {
+		if (!state) throw new Error('The e2e harness is not set up (tests must run through tests/e2e/suite.e2e.ts).')
+		return state[key as keyof Harness]
+	},
+})
+
+export async function setUp(): Promise<void> {
+	const buildDir = process.env.BUILD_DIR ?? 'build'
+	const mailbox = await startMailbox()
+	let server: RunningServer
+	try {
+		server = await startServer({
+			root: ROOT,
+			buildDir,
+			env: {
+				ADMIN_EMAILS: ADMIN_EMAIL,
+				SMTP_URL: mailbox.url,
+				// Each visitor (browser context) comes from its own address through X-Forwarded-For, as
+				// real visitors do, so that the per-address rate limits apply per visitor.
+				TRUST_PROXY: 'loopback',
+			},
+		})
+	} catch (error) {
+		await mailbox.close()
+		throw error
+	}
+	let browser: Browser
+	try {
+		browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 })
+	} catch (error) {
+		await server.dispose()
+		await mailbox.close()
+		throw new Error(`Chromium did not start from ${CHROMIUM} (install Debian's chromium): ${(error as Error).message}`)
+	}
+	process.stderr.write(`e2e: ${buildDir} served on ${server.origin} (ready in ${(server.readyMs / 1000).toFixed(1)} s), Chromium ${browser.version()}\n`)
+	state = { server, mailbox, browser, origin: server.origin, requests: [], problems: [], serverErrors: [], contexts: new Set() }
+}
+
+export async function tearDown(): Promise<void> {
+	if (!state) return
+	const { browser, server, mailbox } = state
+	await browser.close().catch(() => {})
+	await server.dispose()
+	await mailbox.close()
+}
+
+/**
+ * A fresh browser context (its own cookies: one visitor) on the test server, French, Paris time,
+ * reduced motion (so that no animation is caught half-way by the accessibility checks).
+ */
+export async function newVisitor(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+	const context = await h.browser.newContext({
+		baseURL: h.origin,
+		locale: 'fr-FR',
+		timezoneId: 'Europe/Paris',
+		reducedMotion: 'reduce',
+		viewport: { width: 1280, height: 900 },
+		...options,
+		extraHTTPHeaders: { 'x-forwarded-for': nextVisitorAddress(), ...options.extraHTTPHeaders },
+	})
+	context.setDefaultTimeout(15_000)
+	context.setDefaultNavigationTimeout(20_000)
+	context.on('request', (request) => {
+		h.requests.push({ url: request.url(), method: request.method(), type: request.resourceType() })
+	})
+	context.on('response', (response) => {
+		if (response.status() >= 500) h.serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
+	})
+	context.on('weberror', (error) => {
+		h.problems.push(`page error: ${error.error().message}`)
+	})
+	context.on('console', (message) => {
+		const text = message.text()
+		if (/Content[- ]Security[- ]Policy/i.test(text)) h.problems.push(`CSP (${message.location().url}): ${text}`)
+	})
+	h.contexts.add(context)
+	context.on('close', () => h.contexts.delete(context))
+	return context
+}
+
+export async function closeAll(...contexts: BrowserContext[]): Promise<void> {
+	await Promise.all(contexts.map((context) => context.close().catch(() => {})))
+}
+
+/** The React app has hydrated the server-rendered document (its listeners are in place). */
+export async function hydrated(page: Page): Promise<void> {
+	await page.waitForLoadState('load')
+	await page.waitForFunction(() => Object.keys(document).some((key) => key.startsWith('__reactContainer$')), null, {
+		timeout: 15_000,
+	})
+}
+
+/** Navigates and waits for hydration; returns the response of the document finally shown. */
+export async function visit(page: Page, url: string) {
+	const response = await page.goto(url)
+	assert.ok(response, `no response for ${url}`)
+	await hydrated(page)
+	return response
+}
+
+export function pathOf(page: Page): string {
+	const url = new URL(page.url())
+	return url.pathname + url.search
+}
+
+/** Waits until the page's path (and query) satisfies `test`. */
+export async function waitForPath(page: Page, test: (url: URL) => boolean, timeout = 15_000): Promise<void> {
+	await page.waitForURL((url) => url.origin === h.origin && test(url), { timeout, waitUntil: 'commit' })
+}
+
+/** The Origin header a browser sends along with a same-site POST. */
+export function sameSite(): Record<string, string> {
+	return { origin: h.origin }
+}
