@@ -1,0 +1,699 @@
+/*
+ * `npm run bench`: builds the site into build-bench/ and measures, in one run,
+ *   1. req/s and latency of the SSR landing page on our server vs the same HTML as a static file,
+ *   2. the same page on react-router-serve,
+ *   3. Lighthouse (mobile, default throttling) on / and /auth/signin,
+ *   4. the gzipped JavaScript each public page loads, split into runtime and ours, against the budget.
+ * Writes bench/RESULTS.md; exits non-zero when the JavaScript budget fails or a measure could not be
+ * taken. Only the loopback is used; every process started here is stopped before exit.
+ * See bench/README.md.
+ */
+import '../scripts/check-node.mjs'
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import lighthouse from 'lighthouse'
+import { chromium } from 'playwright-core'
+import { heaviestOurs, isPrivateSource, readChunks, runtimePackages, type Chunk } from './js-weight.ts'
+import { freePort, start, startPiped, stop, stopAll, waitForHttp } from './processes.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const BUILD_DIR = 'build-bench'
+const BUILD = path.join(ROOT, BUILD_DIR)
+const CLIENT = path.join(BUILD, 'client')
+const SOURCEMAPS = path.join(BUILD, 'sourcemaps')
+const TMP = path.join(import.meta.dirname, '.tmp') // server logs, saved HTML (git-ignored)
+const RESULTS = path.join(import.meta.dirname, 'RESULTS.md')
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+]
+
+const LOAD = { connections: 50, warmupSeconds: 3, seconds: 10, rounds: 3 }
+const LIGHTHOUSE_PAGES = ['/', '/auth/signin']
+const PUBLIC_PAGES = ['/', '/auth/signin', '/auth/signup', '/banner']
+/** Our JavaScript on top of the runtime, per public page, gzipped: 20 kB = 20,000 bytes. */
+const BUDGET_BYTES = 20_000
+/** A hard ceiling on the whole run; the bench stops everything and exits past it. */
+const RUN_LIMIT_MS = 8 * 60_000
+
+const started = new Date()
+/** Measures that could not be taken: they make the exit code non-zero. */
+const problems: string[] = []
+/** Worth a look, but the measure stands (errors under load, for instance). */
+const warnings: string[] = []
+const log = (message: string) => console.log(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(3)} s] ${message}`)
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+const nodeBin = process.execPath // the Node 24 npm put first on PATH
+const tempDirs: string[] = []
+function tempDir(prefix: string) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+	tempDirs.push(dir)
+	return dir
+}
+
+/** Where /banner sends visitors in the bench: a loopback address nobody listens on (never fetched). */
+const LINK_IN_BIO_URL = 'http://127.0.0.1:9/lien-bench'
+
+/**
+ * The environment of a site process: embedded defaults only. Service variables are blanked rather
+ * than removed, so that a .env file (which server/production-mode.ts reads) cannot fill them in.
+ */
+function siteEnv(port: number): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env }
+	for (const key of Object.keys(env)) {
+		if (/^(S3_|SMTP_)/.test(key)) env[key] = ''
+	}
+	return {
+		...env,
+		NODE_ENV: 'production',
+		BUILD_DIR,
+		DATA_DIR: path.join(tempDir('band-bench-data-'), 'data'),
+		PORT: String(port),
+		HOST: '127.0.0.1',
+		SITE_URL: `http://127.0.0.1:${port}`,
+		DATABASE_URL: '',
+		SMTP_URL: '',
+		TRUST_PROXY: '',
+		ADMIN_EMAILS: '',
+		AUTH_SECRET: authSecret,
+		LINK_IN_BIO_URL,
+		LOG_LEVEL: 'warn',
+	}
+}
+const authSecret = randomBytes(32).toString('hex')
+
+async function startOurServer() {
+	const port = await freePort()
+	const t0 = Date.now()
+	const child = start(nodeBin, [path.join(ROOT, 'server/index.ts')], {
+		cwd: ROOT,
+		env: siteEnv(port),
+		logFile: path.join(TMP, 'our-server.log'),
+	})
+	await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000)
+	report.startupMs.ours = Date.now() - t0
+	return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+async function startReactRouterServe() {
+	const port = await freePort()
+	const cli = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router-serve'))
+	// react-router-serve logs every request (morgan "tiny") to stdout: sent to /dev/null here.
+	const t0 = Date.now()
+	const child = start(nodeBin, [cli, path.join(BUILD, 'server/index.js')], { cwd: ROOT, env: siteEnv(port) })
+	await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000)
+	report.startupMs['react-router-serve'] = Date.now() - t0
+	return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+async function startStaticServer(file: string) {
+	const port = await freePort()
+	const child = start(nodeBin, [path.join(import.meta.dirname, 'static-server.ts'), file, String(port)], {
+		cwd: ROOT,
+		logFile: path.join(TMP, 'static-server.log'),
+	})
+	await waitForHttp(`http://127.0.0.1:${port}/`, child)
+	return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+async function startChromium() {
+	const profile = tempDir('band-bench-chromium-')
+	const child = startPiped(CHROMIUM, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'])
+	const port = await new Promise<number>((resolve, reject) => {
+		let seen = ''
+		const timer = setTimeout(() => reject(new Error(`Chromium gave no DevTools address in 30 s:\n${seen.slice(-2000)}`)), 30_000)
+		child.stderr!.setEncoding('utf8')
+		child.stderr!.on('data', (text: string) => {
+			seen += text
+			const match = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(seen)
+			if (match) {
+				clearTimeout(timer)
+				resolve(Number(match[1]))
+			}
+		})
+		child.once('exit', (code) => reject(new Error(`Chromium exited (code ${code}) at start:\n${seen.slice(-2000)}`)))
+	})
+	child.stderr!.resume() // keep draining
+	const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser?: string }
+	return { child, port, version: version.Browser ?? 'unknown' }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0. Build
+
+function build() {
+	log(`building into ${BUILD_DIR}/ (client source maps "hidden": same code, maps moved out of the served folder)`)
+	fs.rmSync(BUILD, { recursive: true, force: true })
+	const env = { ...process.env, BUILD_DIR, PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` }
+	const cli = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router'))
+	execFileSync(nodeBin, [cli, 'build', '--sourcemapClient', 'hidden'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 })
+	// The maps must not be served nor counted: move them next to the build.
+	fs.mkdirSync(SOURCEMAPS, { recursive: true })
+	const assets = path.join(CLIENT, 'assets')
+	for (const file of fs.readdirSync(assets)) {
+		if (file.endsWith('.map')) fs.renameSync(path.join(assets, file), path.join(SOURCEMAPS, file))
+	}
+	// As `npm run build` does: .br and .gz siblings for the server to send as they are.
+	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 })
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1–2. Throughput
+
+interface Round {
+	reqPerSec: number
+	p50: number
+	p99: number
+	requests: number
+	non2xx: number
+	errors: number
+	cpuMs: number
+	maxLatency: number
+	/** Responses of the least and the most served connection. */
+	fewestPerConnection: number
+	mostPerConnection: number
+}
+
+interface LoadResult {
+	name: string
+	rounds: Round[]
+}
+
+type CannonResult = {
+	requests: { average: number; total: number }
+	latency: { p50: number; p99: number; max: number }
+	non2xx: number
+	errors: number
+	timeouts: number
+}
+
+/** One autocannon run; also counts the responses each connection got (fairness between them). */
+async function cannon(url: string, seconds: number): Promise<CannonResult & { perConnection: number[] }> {
+	const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, pipelining: 1 })
+	const counts = new Map<object, number>()
+	instance.on('response', (client: object) => counts.set(client, (counts.get(client) ?? 0) + 1))
+	const result = (await instance) as CannonResult
+	const perConnection = [...counts.values()]
+	while (perConnection.length < LOAD.connections) perConnection.push(0) // connections never answered
+	return { ...result, perConnection: perConnection.sort((a, b) => a - b) }
+}
+
+const CLOCK_TICKS = (() => {
+	try {
+		return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+	} catch {
+		return 100
+	}
+})()
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc. */
+function cpuMs(pid: number | undefined): number {
+	if (pid === undefined) return Number.NaN
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+	} catch {
+		return Number.NaN
+	}
+}
+
+/** CPU time the whole machine spent busy so far (all cores), in ms, from /proc/stat. */
+function machineBusyMs(): number {
+	try {
+		const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!
+		const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number)
+		return (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 1000) / CLOCK_TICKS
+	} catch {
+		return Number.NaN
+	}
+}
+
+/** Of the machine's CPU during the load tests, the share used by processes other than ours. */
+function foreignShare(startMachine: number, startOurs: number, targets: Target[], seconds: number): number {
+	const ours = sum(targets.map((t) => cpuMs(t.pid))) + benchCpuMs()
+	return (machineBusyMs() - startMachine - (ours - startOurs)) / (seconds * 1000 * os.cpus().length)
+}
+const benchCpuMs = () => {
+	const usage = process.cpuUsage()
+	return (usage.user + usage.system) / 1000
+}
+
+interface Target {
+	name: string
+	url: string
+	pid: number | undefined
+}
+
+async function measureRound(target: Target, seconds: number): Promise<Round> {
+	const cpuBefore = cpuMs(target.pid)
+	const r = await cannon(target.url, seconds)
+	const round: Round = {
+		reqPerSec: r.requests.average,
+		p50: r.latency.p50,
+		p99: r.latency.p99,
+		requests: r.requests.total,
+		non2xx: r.non2xx,
+		errors: r.errors + r.timeouts,
+		cpuMs: cpuMs(target.pid) - cpuBefore,
+		maxLatency: r.latency.max,
+		fewestPerConnection: r.perConnection[0] ?? 0,
+		mostPerConnection: r.perConnection.at(-1) ?? 0,
+	}
+	log(`  ${target.name}: ${Math.round(round.reqPerSec)} req/s, p50 ${round.p50} ms, p99 ${round.p99} ms, ${(round.cpuMs / round.requests).toFixed(2)} ms CPU/request, max ${round.maxLatency} ms, responses per connection ${round.fewestPerConnection}–${round.mostPerConnection}, non-2xx ${round.non2xx}, errors ${round.errors}`)
+	if (round.non2xx || round.errors) warnings.push(`${target.name}: ${round.non2xx} non-2xx responses and ${round.errors} errors (mostly timeouts: no answer in 10 s) in one ${seconds} s round`)
+	return round
+}
+
+/**
+ * Every target is warmed up, then measured in LOAD.rounds rounds that take the targets in turn, so
+ * that whatever else the machine is doing weighs on all of them alike.
+ */
+async function loadTests(targets: Target[]): Promise<LoadResult[]> {
+	for (const target of targets) {
+		log(`warm-up ${target.name}: ${LOAD.warmupSeconds} s × ${LOAD.connections} connections on ${target.url}`)
+		await cannon(target.url, LOAD.warmupSeconds)
+	}
+	const results = targets.map((t) => ({ name: t.name, rounds: [] as Round[] }))
+	const startedAt = Date.now()
+	const startMachine = machineBusyMs()
+	const startOurs = sum(targets.map((t) => cpuMs(t.pid))) + benchCpuMs()
+	for (let round = 0; round < LOAD.rounds; round++) {
+		log(`round ${round + 1}/${LOAD.rounds}: ${LOAD.seconds} s per target`)
+		// The order turns each round (a, b, c; b, c, a; …) so that no target always goes first.
+		for (let k = 0; k < targets.length; k++) {
+			const i = (k + round) % targets.length
+			results[i]!.rounds.push(await measureRound(targets[i]!, LOAD.seconds))
+		}
+	}
+	report.foreignCpu = foreignShare(startMachine, startOurs, targets, (Date.now() - startedAt) / 1000)
+	log(`other processes used ${(report.foreignCpu * 100).toFixed(0)} % of the machine's CPU during the rounds`)
+	return results
+}
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b)
+	const mid = Math.floor(sorted.length / 2)
+	return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
+const medianRps = (l: LoadResult) => median(l.rounds.map((r) => r.reqPerSec))
+
+// ---------------------------------------------------------------------------------------------
+// 3. Lighthouse
+
+interface LighthouseResult {
+	page: string
+	scores: Record<string, number | null>
+	metrics: Record<string, string>
+	failing: string[]
+}
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
+
+async function runLighthouse(origin: string, page: string, port: number): Promise<LighthouseResult> {
+	log(`Lighthouse (mobile, default simulated throttling) on ${page}`)
+	const run = lighthouse(origin + page, {
+		port,
+		hostname: '127.0.0.1',
+		output: 'json',
+		logLevel: 'error',
+		onlyCategories: [...CATEGORIES],
+	})
+	const result = await Promise.race([
+		run,
+		new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Lighthouse took more than 120 s')), 120_000).unref()),
+	])
+	if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
+	const lhr = result.lhr
+	if (lhr.runtimeError) problems.push(`Lighthouse ${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+	const scores: Record<string, number | null> = {}
+	for (const id of CATEGORIES) {
+		const score = lhr.categories[id]?.score
+		scores[id] = typeof score === 'number' ? Math.round(score * 100) : null
+	}
+	const metrics: Record<string, string> = {}
+	for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+		metrics[id] = lhr.audits[id]?.displayValue ?? '—'
+	}
+	// Audits that count towards a score and did not pass fully.
+	const failing: string[] = []
+	for (const id of CATEGORIES) {
+		for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+			const audit = lhr.audits[ref.id]
+			if (!audit || ref.weight === 0) continue
+			if (audit.scoreDisplayMode !== 'binary' && audit.scoreDisplayMode !== 'numeric') continue
+			if (audit.score !== null && audit.score < 0.9) failing.push(`${id}: ${audit.id} (${Math.round(audit.score * 100)})${audit.displayValue ? ` ${audit.displayValue}` : ''}`)
+		}
+	}
+	log(`  ${CATEGORIES.map((c) => `${c} ${scores[c] ?? '—'}`).join(', ')}`)
+	return { page, scores, metrics, failing: [...new Set(failing)] }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. JavaScript per page
+
+interface PageWeight {
+	page: string
+	status: number
+	files: string[]
+	missing: string[]
+	gzip: number
+	runtime: number
+	ours: number
+	privateSources: string[]
+	heaviest: Array<{ name: string; gzip: number }>
+	consoleErrors: string[]
+	pass: boolean
+}
+
+async function measurePages(origin: string, cdpPort: number): Promise<PageWeight[]> {
+	const chunks = readChunks(ROOT, path.join(CLIENT, 'assets'), SOURCEMAPS)
+	const browser = await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`, { timeout: 30_000 })
+	const results: PageWeight[] = []
+	try {
+		for (const page of PUBLIC_PAGES) {
+			log(`JavaScript loaded by ${page}`)
+			const context = await browser.newContext()
+			const tab = await context.newPage()
+			const scripts = new Set<string>()
+			const consoleErrors: string[] = []
+			tab.on('response', (response) => {
+				const url = new URL(response.url())
+				if (url.origin === origin && url.pathname.endsWith('.js')) scripts.add(url.pathname)
+			})
+			tab.on('console', (message) => {
+				if (message.type() === 'error') consoleErrors.push(message.text().slice(0, 300))
+			})
+			tab.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message.slice(0, 300)}`))
+			// Nothing leaves our origin (the banner's onward link points at a dead loopback port anyway).
+			await tab.route('**/*', (route) => (route.request().url().startsWith(origin + '/') ? route.continue() : route.abort()))
+			let status = 0
+			try {
+				const response = await tab.goto(origin + page, { waitUntil: 'networkidle', timeout: 30_000 })
+				status = response?.status() ?? 0
+				await tab.waitForTimeout(1_000) // anything loaded right after hydration
+			} catch (error) {
+				// /banner moves on by itself after a second; what it loaded before is what counts.
+				if (scripts.size === 0) throw error
+			}
+			await context.close()
+
+			const files = [...scripts].filter((p) => p.startsWith('/assets/')).map((p) => p.slice('/assets/'.length)).sort()
+			const found = files.map((f) => chunks.get(f)).filter((c): c is Chunk => c !== undefined)
+			const missing = files.filter((f) => !chunks.has(f))
+			const runtime = found.reduce((a, c) => a + c.runtimeGzip, 0)
+			const ours = found.reduce((a, c) => a + c.oursGzip, 0)
+			const privateSources = [...new Set(found.flatMap((c) => c.sources.map((s) => s.source)).filter(isPrivateSource))]
+			const pass = ours <= BUDGET_BYTES && privateSources.length === 0 && missing.length === 0 && files.length > 0
+			if (files.length === 0) problems.push(`${page}: no script loaded at all (status ${status})`)
+			results.push({
+				page,
+				status,
+				files,
+				missing,
+				gzip: runtime + ours,
+				runtime,
+				ours,
+				privateSources,
+				heaviest: heaviestOurs(found, 6),
+				consoleErrors,
+				pass,
+			})
+			log(`  ${files.length} files, runtime ${kb(runtime)}, ours ${kb(ours)} → ${pass ? 'PASS' : 'FAIL'}`)
+		}
+	} finally {
+		await browser.close().catch(() => {})
+	}
+	return results
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+const num = (n: number) => Math.round(n).toLocaleString('en-US')
+
+function versionOf(pkg: string) {
+	try {
+		return (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
+	} catch {
+		return '?'
+	}
+}
+
+interface Report {
+	chromiumVersion: string
+	loads: LoadResult[]
+	lighthouse: LighthouseResult[]
+	pages: PageWeight[]
+	htmlBytes: number
+	durationS: number
+	loadAvg: { start: number; beforeLoad: number; end: number }
+	/** Share of the machine's CPU used by other processes than the bench's during the rounds. */
+	foreignCpu: number
+	/** From spawn to the first answer of /healthz (fresh data folder: migrations included). */
+	startupMs: Record<string, number>
+}
+
+function writeResults(report: Report) {
+	const cpus = os.cpus()
+	const [staticRun, oursRun, rrsRun] = [
+		report.loads.find((l) => l.name === 'static'),
+		report.loads.find((l) => l.name === 'ours'),
+		report.loads.find((l) => l.name === 'react-router-serve'),
+	]
+	const out: string[] = []
+	out.push('# Benchmark results', '')
+	out.push(`Written by \`npm run bench\` (bench/run.ts); see bench/README.md for how to read it.`, '')
+	out.push(`- Date: ${started.toISOString()} (run took ${report.durationS.toFixed(0)} s)`)
+	out.push(`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()} ${os.arch()}`)
+	out.push(`- Node ${process.version}; autocannon ${versionOf('autocannon')}, lighthouse ${versionOf('lighthouse')}, ${report.chromiumVersion}; react-router ${versionOf('react-router')}, react ${versionOf('react')}`)
+	out.push(`- Build: \`${BUILD_DIR}/\` (production, client source maps "hidden" and moved out of the served folder)`)
+	const foreign = Number.isNaN(report.foreignCpu) ? 'not measured' : `${(report.foreignCpu * 100).toFixed(0)} %`
+	out.push(`- Other work on the machine: load average (1 min) ${report.loadAvg.start.toFixed(1)} at start, ${report.loadAvg.end.toFixed(1)} at the end; processes other than the bench and its servers used **${foreign}** of the machine's CPU during the load rounds (/proc/stat minus our processes).`)
+	if (report.foreignCpu > 0.15) out.push(`- **The machine was busy during this run**: absolute req/s and latencies are lower and noisier than on a quiet machine; the ratios measured in interleaved rounds and the CPU per request hold better.`)
+	out.push('')
+
+	out.push('## 1–2. Landing page `/` under load', '')
+	out.push(
+		`Method: autocannon in the bench process, ${LOAD.connections} connections, no pipelining, against each server on 127.0.0.1: ${LOAD.warmupSeconds} s warm-up (discarded), then ${LOAD.rounds} rounds of ${LOAD.seconds} s that take the three servers in turn (only the targeted one has work; the others sit idle). req/s = autocannon's mean over one round; the table gives the median of the rounds' req/s, the median of the rounds' p50 and p99 latencies, the worst latency of all rounds, how evenly the server shared itself between the 50 connections (responses of the least and of the most served connection, in the most uneven round; each round opens 50 new connections, so this shows first requests of new visitors left waiting), and the CPU time (user + system, from /proc) the server process used per request over all rounds. Each site server has a fresh empty data folder, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`. Load generator and server share the machine's ${cpus.length} cores. The static file is the HTML our server returned for \`/\` (${num(report.htmlBytes)} bytes), served by bench/static-server.ts (node:http, file streamed from disk per request). No compression anywhere (autocannon sends no Accept-Encoding).`,
+		'',
+	)
+	out.push('| server | req/s (median round) | rounds | latency p50 | latency p99 | latency max | responses per connection (fewest–most, worst round) | CPU per request | requests | non-2xx / errors (timeouts: no answer in 10 s) |')
+	out.push('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+	const label: Record<string, string> = {
+		static: 'static HTML file, plain node:http',
+		ours: 'SSR, our server (server/index.ts)',
+		'react-router-serve': 'SSR, react-router-serve',
+	}
+	for (const l of report.loads) {
+		const m = median(l.rounds.map((r) => r.p50))
+		const m99 = median(l.rounds.map((r) => r.p99))
+		const requests = sum(l.rounds.map((r) => r.requests))
+		const cpu = sum(l.rounds.map((r) => r.cpuMs)) / requests
+		const worst = [...l.rounds].sort((a, b) => a.fewestPerConnection / (a.mostPerConnection || 1) - b.fewestPerConnection / (b.mostPerConnection || 1))[0]
+		const max = Math.max(...l.rounds.map((r) => r.maxLatency))
+		out.push(
+			`| ${label[l.name] ?? l.name} | **${num(medianRps(l))}** | ${l.rounds.map((r) => num(r.reqPerSec)).join(' / ')} | ${num(m)} ms | ${num(m99)} ms | ${num(max)} ms | ${worst ? `${worst.fewestPerConnection}–${worst.mostPerConnection}` : '—'} | ${cpu.toFixed(2)} ms | ${num(requests)} | ${sum(l.rounds.map((r) => r.non2xx))} / ${sum(l.rounds.map((r) => r.errors))} |`,
+		)
+	}
+	out.push('')
+	const cpuPerRequest = (l: LoadResult) => sum(l.rounds.map((r) => r.cpuMs)) / sum(l.rounds.map((r) => r.requests))
+	if (staticRun && oursRun) {
+		out.push(`- Static ÷ SSR on our server = **${(medianRps(staticRun) / medianRps(oursRun)).toFixed(1)}×** in req/s (SSR reaches ${((medianRps(oursRun) / medianRps(staticRun)) * 100).toFixed(1)} % of the static file), ${(cpuPerRequest(oursRun) / cpuPerRequest(staticRun)).toFixed(1)}× in CPU per request.`)
+	}
+	if (oursRun && rrsRun) {
+		const ratio = medianRps(oursRun) / medianRps(rrsRun)
+		const cpuRatio = cpuPerRequest(rrsRun) / cpuPerRequest(oursRun)
+		out.push(`- Our server ÷ react-router-serve = **${ratio.toFixed(2)}×** in req/s → **${ratio > 1 ? 'PASS' : 'FAIL'}** (our server must be the faster).`)
+		out.push(`- CPU per request, react-router-serve ÷ ours = **${cpuRatio.toFixed(2)}×** (${cpuRatio > 1 ? 'ours is cheaper' : 'ours is dearer'}): the capacity of each server on an otherwise idle machine, least disturbed by other work.`)
+		out.push(`- Start-up, from spawn to the first answer of \`/healthz\` on a fresh data folder (migrations included): ours ${((report.startupMs.ours ?? Number.NaN) / 1000).toFixed(1)} s, react-router-serve ${((report.startupMs['react-router-serve'] ?? Number.NaN) / 1000).toFixed(1)} s (it opens the database on that first request).`)
+		out.push(`- react-router-serve runs its usual stack (Express, the compression middleware, a morgan log line per request, to /dev/null here) but not our background work: it never calls the build's \`startBackground()\`, so no job workers poll the database in it, while they do in our server.`)
+	}
+	out.push('')
+
+	out.push('## 3. Lighthouse', '')
+	out.push(`Method: Lighthouse's Node API, default config (mobile emulation, simulated throttling), one run per page, against our server on 127.0.0.1 driving Debian's Chromium (headless, flags in bench/run.ts) through its DevTools port. Scores vary by a few points between runs.`, '')
+	out.push('| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |')
+	out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+	for (const r of report.lighthouse) {
+		const m = r.metrics
+		out.push(`| \`${r.page}\` | ${CATEGORIES.map((c) => r.scores[c] ?? '—').join(' | ')} | ${m['first-contentful-paint']} | ${m['largest-contentful-paint']} | ${m['total-blocking-time']} | ${m['cumulative-layout-shift']} |`)
+	}
+	out.push('')
+	for (const r of report.lighthouse) {
+		out.push(`Audits below 90 on \`${r.page}\`: ${r.failing.length ? r.failing.map((f) => `\`${f}\``).join(', ') : 'none'}.`, '')
+	}
+
+	out.push('## 4. JavaScript per public page (gzipped)', '')
+	out.push(
+		`Method: each page loaded in Chromium (networkidle + 1 s) and every script response from our origin recorded; each file's size gzipped at level 9; a file's gzipped bytes are shared between its source files in proportion to their minified characters (from the build's source maps). Runtime = ${[...runtimePackages(ROOT)].sort().join(', ')} (react, react-dom, react-router and their dependencies). Ours = everything else (app code, i18next, zod, conform…, the route manifest, the bundler's runtime helpers). Bytes the maps give to no source (import/export lists, CommonJS wrappers) are shared among the sources of their chunk. Budget: ours ≤ ${kb(BUDGET_BYTES)} per page, and no source from app/routes/admin/** or app/routes/dashboard/**.`,
+		'',
+	)
+	out.push('| page | files | total | runtime | ours | admin/dashboard code | budget |')
+	out.push('| --- | ---: | ---: | ---: | ---: | --- | --- |')
+	for (const p of report.pages) {
+		out.push(`| \`${p.page}\` | ${p.files.length} | ${kb(p.gzip)} | ${kb(p.runtime)} | ${kb(p.ours)} | ${p.privateSources.length ? p.privateSources.join(', ') : 'none'} | ${p.pass ? 'PASS' : 'FAIL'} |`)
+	}
+	out.push('')
+	const budgetPass = report.pages.length === PUBLIC_PAGES.length && report.pages.every((p) => p.pass)
+	out.push(`**JavaScript budget: ${budgetPass ? 'PASS' : 'FAIL'}**`, '')
+	out.push('Heaviest of ours, per page (estimated gzipped bytes):', '')
+	for (const p of report.pages) {
+		out.push(`- \`${p.page}\`: ${p.heaviest.map((h) => `${h.name} ${kb(h.gzip)}`).join(', ')}`)
+	}
+	out.push('')
+	out.push('<details><summary>Files loaded per page</summary>', '')
+	for (const p of report.pages) {
+		out.push(`- \`${p.page}\` (HTTP ${p.status}): ${p.files.join(', ')}${p.missing.length ? ` — not in the build: ${p.missing.join(', ')}` : ''}`)
+	}
+	out.push('', '</details>', '')
+	const errors = report.pages.filter((p) => p.consoleErrors.length)
+	if (errors.length) {
+		out.push('Browser console errors seen while loading the pages:', '')
+		for (const p of errors) for (const e of p.consoleErrors) out.push(`- \`${p.page}\`: ${e.replace(/\s+/g, ' ')}`)
+		out.push('')
+	}
+
+	if (warnings.length) {
+		out.push('## Warnings', '')
+		for (const w of warnings) out.push(`- ${w.replace(/\s+/g, ' ')}`)
+		out.push('')
+	}
+	if (problems.length) {
+		out.push('## Problems during this run (measures missing or wrong)', '')
+		for (const p of problems) out.push(`- ${p.replace(/\s+/g, ' ')}`)
+		out.push('')
+	}
+	fs.writeFileSync(RESULTS, out.join('\n'))
+	return budgetPass
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function cleanup() {
+	await stopAll()
+	for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+}
+
+const report: Report = {
+	chromiumVersion: 'Chromium (not started)',
+	loads: [],
+	lighthouse: [],
+	pages: [],
+	htmlBytes: 0,
+	durationS: 0,
+	loadAvg: { start: os.loadavg()[0] ?? 0, beforeLoad: Number.NaN, end: Number.NaN },
+	foreignCpu: Number.NaN,
+	startupMs: {},
+}
+
+async function main(): Promise<void> {
+	fs.mkdirSync(TMP, { recursive: true })
+	for (const f of ['our-server.log', 'static-server.log']) fs.rmSync(path.join(TMP, f), { force: true })
+
+	build()
+
+	// Our server answers the browser measures first; then all three servers take the load tests.
+	log('starting our server')
+	const ours = await startOurServer()
+	const landing = await fetch(ours.origin + '/')
+	const html = await landing.text()
+	if (landing.status !== 200) problems.push(`GET / on our server answered ${landing.status}`)
+	const htmlFile = path.join(TMP, 'landing.html')
+	fs.writeFileSync(htmlFile, html)
+	report.htmlBytes = Buffer.byteLength(html)
+
+	const browser = await startChromium().catch((error: Error) => {
+		problems.push(`Chromium: ${error.message}`)
+		return undefined
+	})
+	if (browser) {
+		report.chromiumVersion = browser.version
+		for (const page of LIGHTHOUSE_PAGES) {
+			try {
+				report.lighthouse.push(await runLighthouse(ours.origin, page, browser.port))
+			} catch (error) {
+				problems.push(`Lighthouse ${page}: ${(error as Error).message}`)
+			}
+		}
+		try {
+			report.pages = await measurePages(ours.origin, browser.port)
+		} catch (error) {
+			problems.push(`JavaScript per page: ${(error as Error).message}`)
+		}
+		await stop(browser.child)
+	}
+
+	log('starting the static file server and react-router-serve')
+	const staticServer = await startStaticServer(htmlFile)
+	const rrs = await startReactRouterServe()
+	report.loadAvg.beforeLoad = os.loadavg()[0] ?? 0
+	report.loads = await loadTests([
+		{ name: 'ours', url: ours.origin + '/', pid: ours.child.pid },
+		{ name: 'static', url: staticServer.origin + '/', pid: staticServer.child.pid },
+		{ name: 'react-router-serve', url: rrs.origin + '/', pid: rrs.child.pid },
+	])
+	report.loadAvg.end = os.loadavg()[0] ?? 0
+	await Promise.all([stop(ours.child), stop(staticServer.child), stop(rrs.child, 3_000)])
+}
+
+/** Writes RESULTS.md from whatever was measured (also after a failure), prints the verdicts. */
+function finish(): number {
+	// Table order: baseline first.
+	const order = ['static', 'ours', 'react-router-serve']
+	report.loads.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))
+	report.durationS = (Date.now() - started.getTime()) / 1000
+	const budgetPass = writeResults(report)
+	log(`wrote ${path.relative(ROOT, RESULTS)}`)
+	if (Number.isNaN(report.loadAvg.end)) report.loadAvg.end = os.loadavg()[0] ?? 0
+	const oursRun = report.loads.find((l) => l.name === 'ours')
+	const rrsRun = report.loads.find((l) => l.name === 'react-router-serve')
+	if (oursRun && rrsRun) {
+		const [a, b] = [medianRps(oursRun), medianRps(rrsRun)]
+		console.log(`${a > b ? 'PASS' : 'FAIL'} our server ${num(a)} req/s vs react-router-serve ${num(b)} req/s (median rounds)`)
+		const cpu = (l: LoadResult) => sum(l.rounds.map((r) => r.cpuMs)) / sum(l.rounds.map((r) => r.requests))
+		console.log(`     CPU per request: ours ${cpu(oursRun).toFixed(2)} ms, react-router-serve ${cpu(rrsRun).toFixed(2)} ms`)
+	}
+	console.log(`${budgetPass ? 'PASS' : 'FAIL'} JavaScript budget (ours ≤ ${kb(BUDGET_BYTES)} gzipped per public page, no admin/dashboard code)`)
+	for (const w of warnings) console.log(`warning: ${w}`)
+	for (const p of problems) console.log(`problem: ${p}`)
+	return budgetPass && problems.length === 0 ? 0 : 1
+}
+
+const limit = setTimeout(() => {
+	console.error(`bench: over ${RUN_LIMIT_MS / 60_000} minutes, stopping`)
+	void cleanup().finally(() => process.exit(2))
+}, RUN_LIMIT_MS)
+limit.unref()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, () => {
+		console.error(`bench: ${signal}, stopping`)
+		void cleanup().finally(() => process.exit(130))
+	})
+}
+
+try {
+	await main()
+} catch (error) {
+	console.error(error)
+	problems.push(`the run stopped early: ${(error as Error)?.message ?? error}`)
+}
+await cleanup()
+process.exit(finish())
