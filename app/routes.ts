@@ -6,7 +6,14 @@ import { type RouteConfig, index, layout, prefix, route } from '@react-router/de
  */
 export default [
 	// Public site
-	layout('routes/public/layout.tsx', [index('routes/public/home.tsx')]),
+	layout('routes/public/layout.tsx', [
+		index('routes/public/home.tsx'),
+		route('policies', 'routes/public/policies.tsx', [
+			index('routes/public/policies-index.tsx'),
+			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
+			route('cookies', 'routes/public/policy.tsx', { id: 'policy-cookies' }),
+		]),
+	]),
 	route('banner', 'routes/public/banner.tsx'),
 
 	// Account area

@@ -43,11 +43,14 @@ export function SiteFooter(props: { band: { name: string; contactEmail: string |
 						{t('site.footer.navLabel')}
 					</h2>
 					<ul className="mt-3 flex flex-col">
-						<li>
-							<Link to="/contact" className={footerLink}>
-								{t('site.footer.contact')}
-							</Link>
-						</li>
+						{props.band.contactEmail ? (
+							<li>
+								{/* Until the contact form exists, the band's address itself. */}
+								<a href={`mailto:${props.band.contactEmail}`} className={footerLink}>
+									{t('site.footer.contact')}
+								</a>
+							</li>
+						) : null}
 						<li>
 							<Link to="/policies/privacy" className={footerLink}>
 								{t('site.footer.privacy')}

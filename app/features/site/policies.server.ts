@@ -1,0 +1,44 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { RETENTION } from '#app/features/accounts/housekeeping.server.ts'
+import { RESET_PASSWORD_TTL_SECONDS, SESSION_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS } from '#app/platform/auth.server.ts'
+import { RULES } from '#app/platform/rate-limit.server.ts'
+import { getBand } from './band.server.ts'
+import { renderMarkdown } from './markdown.server.ts'
+
+export const POLICIES = ['privacy', 'cookies'] as const
+export type PolicyName = (typeof POLICIES)[number]
+
+/**
+ * The policy texts live in content/policies/*.md. Their figures (how long each thing is kept) come
+ * from the code that enforces them, so the text cannot drift from what the site really does.
+ */
+function values(siteUrl: string): Record<string, string> {
+	const band = getBand()
+	const longestLimitMinutes = Math.max(...Object.values(RULES).map((rule) => rule.durationSeconds)) / 60
+	return {
+		band: band.name,
+		site: siteUrl.replace(/^https?:\/\//, ''),
+		contact: band.contactEmail ? `[${band.contactEmail}](mailto:${band.contactEmail})` : 'le formulaire de contact du site',
+		sessionDays: String(SESSION_TTL_SECONDS / 86400),
+		verifyHours: String(VERIFY_EMAIL_TTL_SECONDS / 3600),
+		resetHours: String(RESET_PASSWORD_TTL_SECONDS / 3600),
+		mailBodyDays: String(RETENTION.mailBodyDays),
+		mailRecordMonths: String(Math.round(RETENTION.mailRecordDays / 30.4)),
+		limitMinutes: String(longestLimitMinutes),
+	}
+}
+
+const cache = new Map<PolicyName, { title: string; html: string }>()
+
+export function readPolicy(name: PolicyName, siteUrl: string): { title: string; html: string } {
+	const cached = cache.get(name)
+	if (cached) return cached
+	const source = fs.readFileSync(path.resolve('content/policies', `${name}.md`), 'utf8')
+	const vars = values(siteUrl)
+	const filled = source.replace(/\{\{(\w+)\}\}/g, (match, key: string) => vars[key] ?? match)
+	const title = /^# (.+)$/m.exec(filled)?.[1] ?? name
+	const policy = { title, html: renderMarkdown(filled.replace(/^# .+\n/m, '')) }
+	cache.set(name, policy)
+	return policy
+}

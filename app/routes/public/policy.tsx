@@ -1,0 +1,25 @@
+import { data } from 'react-router'
+import type { Route } from './+types/policy'
+import { POLICIES, readPolicy, type PolicyName } from '#app/features/site/policies.server.ts'
+import { getEnv } from '#app/platform/env.server.ts'
+
+export function meta({ loaderData }: Route.MetaArgs) {
+	return [{ title: loaderData?.title }]
+}
+
+/** One policy text (content/policies/<name>.md), rendered on the server. */
+export function loader({ request }: Route.LoaderArgs) {
+	const name = new URL(request.url).pathname.split('/').pop() as PolicyName
+	if (!POLICIES.includes(name)) throw data(null, { status: 404 })
+	return readPolicy(name, getEnv().SITE_URL)
+}
+
+export default function Policy({ loaderData }: Route.ComponentProps) {
+	return (
+		<article>
+			<h1 className="font-display text-display tracking-display uppercase">{loaderData.title}</h1>
+			{/* Our own Markdown, rendered with raw HTML disabled. */}
+			<div className="prose-site mt-8" dangerouslySetInnerHTML={{ __html: loaderData.html }} />
+		</article>
+	)
+}
