@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 /*
  * Identity tables, in the shape Better Auth's Drizzle adapter expects (with the admin plugin's
@@ -118,3 +118,80 @@ export const rateLimit = pgTable('rate_limit', {
 	points: integer('points').notNull(),
 	expire: timestamp('expire', { withTimezone: true }),
 })
+
+/** One stored rendition of an uploaded image (a format at a width). */
+export interface MediaVariant {
+	format: 'avif' | 'webp' | 'jpeg'
+	width: number
+	height: number
+	/** The storage key of the file. */
+	key: string
+	bytes: number
+}
+
+/**
+ * An uploaded image (an event cover, a member's avatar). The original is kept privately; the
+ * background job writes its variants, with progress, then marks it ready.
+ */
+export const media = pgTable(
+	'media',
+	{
+		id: text('id').primaryKey(),
+		kind: text('kind', { enum: ['cover', 'avatar'] }).notNull(),
+		status: text('status', { enum: ['processing', 'ready', 'failed'] }).notNull().default('processing'),
+		/** 0 to 100, while processing. */
+		progress: integer('progress').notNull().default(0),
+		originalKey: text('original_key').notNull(),
+		width: integer('width'),
+		height: integer('height'),
+		variants: jsonb('variants').$type<MediaVariant[]>().notNull().default([]),
+		/** A short description for screen readers; empty for a purely decorative image. */
+		alt: text('alt'),
+		error: text('error'),
+		createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+		createdAt: createdAt(),
+		updatedAt: updatedAt(),
+	},
+	(t) => [index('media_created_by_idx').on(t.createdBy)],
+)
+
+export const EVENT_STATUSES = ['scheduled', 'sold_out', 'postponed', 'cancelled'] as const
+export type EventStatus = (typeof EVENT_STATUSES)[number]
+
+/**
+ * A show. Times are instants (UTC in the database), entered and shown in Europe/Paris. A draft is
+ * visible only to admins; `publishedAt` is set the first time it is published.
+ */
+export const event = pgTable(
+	'event',
+	{
+		id: text('id').primaryKey(),
+		title: text('title').notNull(),
+		startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+		endsAt: timestamp('ends_at', { withTimezone: true }),
+		doorsAt: timestamp('doors_at', { withTimezone: true }),
+		venueName: text('venue_name').notNull(),
+		address: text('address'),
+		postalCode: text('postal_code'),
+		city: text('city').notNull(),
+		/** ISO 3166-1 alpha-2, e.g. FR. */
+		country: text('country').notNull().default('FR'),
+		latitude: doublePrecision('latitude'),
+		longitude: doublePrecision('longitude'),
+		ticketUrl: text('ticket_url'),
+		priceText: text('price_text'),
+		status: text('status', { enum: EVENT_STATUSES }).notNull().default('scheduled'),
+		/** For a postponed show: when it was planned first. */
+		previousStartsAt: timestamp('previous_starts_at', { withTimezone: true }),
+		/** Markdown, rendered with raw HTML off. */
+		description: text('description').notNull().default(''),
+		coverId: text('cover_id').references(() => media.id, { onDelete: 'set null' }),
+		published: boolean('published').notNull().default(false),
+		publishedAt: timestamp('published_at', { withTimezone: true }),
+		createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+		updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+		createdAt: createdAt(),
+		updatedAt: updatedAt(),
+	},
+	(t) => [index('event_published_starts_idx').on(t.published, t.startsAt)],
+)

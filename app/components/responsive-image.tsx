@@ -1,0 +1,49 @@
+import type { PublicImage } from '#app/features/media/public-image.ts'
+
+const TYPES = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' } as const
+
+/**
+ * An uploaded image in modern formats: the browser picks AVIF, then WebP, then JPEG, at the width
+ * it needs. Explicit dimensions reserve its space, so nothing jumps while it loads.
+ */
+export function ResponsiveImage(props: {
+	image: PublicImage
+	/** The `sizes` attribute: how wide the image is shown, e.g. "(min-width: 64rem) 50vw, 100vw". */
+	sizes: string
+	/** Overrides the image's own description; '' for a decorative image. */
+	alt?: string
+	/** The page's main image: loaded at once and early, never lazily. */
+	priority?: boolean
+	className?: string
+}) {
+	const { image } = props
+	const srcSet = (format: keyof typeof TYPES) =>
+		image.variants
+			.filter((v) => v.format === format)
+			.sort((a, b) => a.width - b.width)
+			.map((v) => `${v.url} ${v.width}w`)
+			.join(', ')
+	const jpegs = image.variants.filter((v) => v.format === 'jpeg').sort((a, b) => a.width - b.width)
+	const fallback = jpegs[Math.min(1, jpegs.length - 1)] ?? image.variants[0]
+	return (
+		<picture>
+			{(['avif', 'webp'] as const).map((format) =>
+				image.variants.some((v) => v.format === format) ? (
+					<source key={format} type={TYPES[format]} srcSet={srcSet(format)} sizes={props.sizes} />
+				) : null,
+			)}
+			<img
+				src={fallback?.url}
+				srcSet={srcSet('jpeg') || undefined}
+				sizes={props.sizes}
+				width={image.width}
+				height={image.height}
+				alt={props.alt ?? image.alt}
+				loading={props.priority ? 'eager' : 'lazy'}
+				fetchPriority={props.priority ? 'high' : undefined}
+				decoding="async"
+				className={props.className}
+			/>
+		</picture>
+	)
+}
