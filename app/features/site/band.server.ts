@@ -49,3 +49,8 @@ export function getBand(): Band {
 	}
 	return cached
 }
+
+/** « Se connecter · Le Groupe »: a page's title followed by the band's name, for tabs and shares. */
+export function pageTitle(title: string): string {
+	return `${title} · ${getBand().name}`
+}

@@ -8,12 +8,18 @@ const dateFormat = new Intl.DateTimeFormat('fr-FR', {
 	year: 'numeric',
 	timeZone: TIME_ZONE,
 })
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: TIME_ZONE })
 const timeFormat = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', timeZone: TIME_ZONE })
 const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 
 /** « samedi 14 mars 2026 » */
 export function formatDate(value: Date | string): string {
 	return dateFormat.format(new Date(value))
+}
+
+/** « 14 mars 2026 » (no weekday: for dates in a sentence, « membre depuis le … ») */
+export function formatDay(value: Date | string): string {
+	return dayFormat.format(new Date(value))
 }
 
 /** « 20 h 30 », « 21 h » */

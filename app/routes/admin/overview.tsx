@@ -9,6 +9,7 @@ import { formatDate } from '#app/features/site/format.ts'
 import { memberSummary } from '#app/features/stats/members.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }]
@@ -16,7 +17,7 @@ export function meta({ loaderData: data }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	return { title: getT()('admin.overview.metaTitle'), members: await memberSummary(await getDb()) }
+	return { title: pageTitle(getT()('admin.overview.metaTitle')), members: await memberSummary(await getDb()) }
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {

@@ -24,6 +24,7 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 /*
  * The one landing for every link the site e-mails, by `mode`. A GET only shows a page (mail
@@ -65,7 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!mode) throw data(null, { status: 404 })
 	const t = getT()
 	const user = await getSessionUser(request)
-	const base = { mode, title: t(`auth.claim.${mode}.metaTitle`), signedIn: Boolean(user), userName: user?.name ?? null }
+	const base = { mode, title: pageTitle(t(`auth.claim.${mode}.metaTitle`)), signedIn: Boolean(user), userName: user?.name ?? null }
 	if (!token) return { ...base, state: 'invalid' as State, constraint: null }
 	const db = await getDb()
 	switch (mode) {

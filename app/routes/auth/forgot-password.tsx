@@ -12,6 +12,7 @@ import { failureHeaders, requestPasswordReset } from '#app/features/accounts/aut
 import { emailField } from '#app/features/accounts/fields.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 const ForgotSchema = z.object({ email: emailField })
 
@@ -22,7 +23,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
 	// Signed in, a member changes their password in the settings instead.
 	await requireAnonymous(request)
-	return { title: getT()('auth.forgot.metaTitle'), constraint: getZodConstraint(ForgotSchema) }
+	return { title: pageTitle(getT()('auth.forgot.metaTitle')), constraint: getZodConstraint(ForgotSchema) }
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -15,6 +15,7 @@ import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 const SignInSchema = z.object({
 	email: emailField,
@@ -23,14 +24,15 @@ const SignInSchema = z.object({
 })
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
-	return [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
+	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAnonymous(request)
 	const redirectTo = new URL(request.url).searchParams.get('redirectTo')
 	return {
-		title: getT()('auth.signin.metaTitle'),
+		title: pageTitle(getT()('auth.signin.metaTitle')),
+		description: getT()('auth.signin.intro'),
 		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
 		constraint: getZodConstraint(SignInSchema),
 		providers: configuredProviders((await getPlatform()).env),

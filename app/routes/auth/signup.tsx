@@ -17,6 +17,7 @@ import { passwordWeakness } from '#app/features/accounts/password-policy.server.
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 const SignUpSchema = z.object({
 	name: nameField,
@@ -27,14 +28,15 @@ const SignUpSchema = z.object({
 })
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
-	return [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
+	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAnonymous(request)
 	const redirectTo = new URL(request.url).searchParams.get('redirectTo')
 	return {
-		title: getT()('auth.signup.metaTitle'),
+		title: pageTitle(getT()('auth.signup.metaTitle')),
+		description: getT()('auth.signup.intro'),
 		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
 		constraint: getZodConstraint(SignUpSchema),
 	}

@@ -7,7 +7,8 @@ import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
-import { formatDate } from '#app/features/site/format.ts'
+import { formatDay } from '#app/features/site/format.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }]
@@ -17,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const profile = await getProfile(await getDb(), user.id)
 	return {
-		title: getT()('dashboard.home.metaTitle'),
+		title: pageTitle(getT()('dashboard.home.metaTitle')),
 		name: profile?.name ?? user.name,
 		memberSince: profile?.createdAt ?? null,
 	}
@@ -32,7 +33,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 				title={t('dashboard.home.greeting', { name: firstName })}
 				description={
 					loaderData.memberSince
-						? t('dashboard.home.memberSince', { date: formatDate(loaderData.memberSince) })
+						? t('dashboard.home.memberSince', { date: formatDay(loaderData.memberSince) })
 						: undefined
 				}
 			/>

@@ -37,6 +37,7 @@ import { configuredProviders } from '#app/platform/auth.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 /** The word a member types to confirm the deletion of their account. */
 const DELETE_WORD = 'SUPPRIMER'
@@ -110,7 +111,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	])
 	const linked = new Set(methods.map((m) => m.providerId))
 	return {
-		title: getT()('settings.metaTitle'),
+		title: pageTitle(getT()('settings.metaTitle')),
 		// A new key on every load: after a successful change (a redirect here), the forms start empty again.
 		formKey: crypto.randomUUID(),
 		profile: {

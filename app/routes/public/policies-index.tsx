@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/policies-index'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	return [{ title: loaderData?.title }, { name: 'description', content: loaderData?.description }]
@@ -9,7 +10,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function loader() {
 	const t = getT()
-	return { title: t('policies.index.title'), description: t('policies.index.intro') }
+	return { title: pageTitle(t('policies.index.title')), description: t('policies.index.intro') }
 }
 
 export default function PoliciesIndex() {

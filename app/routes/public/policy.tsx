@@ -2,16 +2,18 @@ import { data } from 'react-router'
 import type { Route } from './+types/policy'
 import { POLICIES, readPolicy, type PolicyName } from '#app/features/site/policies.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }]
+	return [{ title: loaderData?.documentTitle }]
 }
 
 /** One policy text (content/policies/<name>.md), rendered on the server. */
 export function loader({ request }: Route.LoaderArgs) {
 	const name = new URL(request.url).pathname.split('/').pop() as PolicyName
 	if (!POLICIES.includes(name)) throw data(null, { status: 404 })
-	return readPolicy(name, getEnv().SITE_URL)
+	const policy = readPolicy(name, getEnv().SITE_URL)
+	return { ...policy, documentTitle: pageTitle(policy.title) }
 }
 
 export default function Policy({ loaderData }: Route.ComponentProps) {
