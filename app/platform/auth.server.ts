@@ -7,6 +7,7 @@ import type { AuthEmails } from './auth-emails.server.tsx'
 import type { Db } from './db/client.server.ts'
 import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
+import type { Logger } from 'pino'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address'
@@ -77,8 +78,8 @@ function socialProviders(env: Env): BetterAuthOptions['socialProviders'] {
 	}
 }
 
-export function createAuth(options: { db: Db; env: Env; secret: string; emails: AuthEmails }) {
-	const { db, env, secret, emails } = options
+export function createAuth(options: { db: Db; env: Env; secret: string; emails: AuthEmails; logger: Logger }) {
+	const { db, env, secret, emails, logger } = options
 	const adminEmails = new Set(env.ADMIN_EMAILS)
 	const isListedAdmin = (user: { email: string; emailVerified?: boolean | null }) =>
 		Boolean(user.emailVerified) && adminEmails.has(user.email.toLowerCase())
@@ -169,6 +170,10 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				// the same address.
 				allowDifferentEmails: false,
 				allowUnlinkingAll: false,
+				// Never link a provider on its own at sign-in: someone may have registered the address
+				// with a password first, and the owner confirming it later would hand them the account
+				// (pre-registration takeover). A member links a provider from the settings, signed in.
+				disableImplicitLinking: true,
 			},
 		},
 		socialProviders: socialProviders(env),
@@ -181,6 +186,14 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 		advanced: {
 			ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
 			useSecureCookies: env.SITE_URL.startsWith('https://'),
+		},
+		// Better Auth's own messages go to the site's log, as JSON lines like everything else.
+		logger: {
+			level: 'warn',
+			log: (level, message, ...args) => {
+				const target = level === 'error' && /account_not_linked|state_mismatch|access_denied/.test(message) ? 'warn' : level
+				logger[target]({ source: 'better-auth', details: args.length ? args : undefined }, message)
+			},
 		},
 		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],
 		databaseHooks: {

@@ -7,6 +7,8 @@ import { startJobs, type Jobs } from './jobs.server.ts'
 import { getLogger } from './logger.server.ts'
 import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
+import { createStorage } from './storage/create-storage.server.ts'
+import type { Storage } from './storage/storage.server.ts'
 
 export interface Platform {
 	env: Env
@@ -17,6 +19,8 @@ export interface Platform {
 	emails: AuthEmails
 	auth: Auth
 	limits: RateLimits
+	/** Uploaded files: DATA_DIR/files, or an S3-compatible bucket (S3_*). */
+	storage: Storage
 }
 
 /*
@@ -38,10 +42,11 @@ async function open(): Promise<Platform> {
 		const mailer = createMailer({ db: database.db, jobs, env, logger })
 		const emails = createAuthEmails(env, mailer)
 		const secret = await resolveAuthSecret(database.db, env)
-		const auth = createAuth({ db: database.db, env, secret, emails })
+		const auth = createAuth({ db: database.db, env, secret, emails, logger })
 		await grantListedAdmins(database.db, env)
 		const limits = createRateLimits(database.db)
-		return { env, logger, database, jobs, mailer, emails, auth, limits }
+		const storage = await createStorage(env, secret)
+		return { env, logger, database, jobs, mailer, emails, auth, limits, storage }
 	} catch (error) {
 		await database.close().catch(() => {})
 		throw error
