@@ -1,5 +1,6 @@
 import { purgeExpired } from '#app/features/accounts/housekeeping.server.ts'
 import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
+import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
 
 export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
@@ -20,6 +21,9 @@ export async function startBackground(): Promise<void> {
 	})
 	await jobs.schedule(HOUSEKEEPING_QUEUE, '17 4 * * *')
 	await jobs.send(HOUSEKEEPING_QUEUE, {})
+
+	// Image renditions, file deletions and the daily media housekeeping.
+	await startMediaWorkers(platform)
 
 	await announceSetupLink(platform)
 }

@@ -40,6 +40,12 @@ export default [
 	// JSON API and machine endpoints
 	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts')]),
 	route('healthz', 'routes/api/healthz.ts'),
+
+	// Uploaded images: renditions (public, immutable), signed downloads, uploads and their progress
+	route('media/*', 'routes/public/media-file.ts'),
+	route('files/*', 'routes/api/files.ts'),
+	route('dashboard/admin/media/:id?', 'routes/admin/media.ts'),
+	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 
 	route('*', 'routes/public/catch-all.tsx'),

@@ -14,7 +14,10 @@ export function ResponsiveImage(props: {
 	alt?: string
 	/** The page's main image: loaded at once and early, never lazily. */
 	priority?: boolean
+	/** Classes of the <img>. */
 	className?: string
+	/** Classes of the <picture> around it, e.g. `block size-full` to fill a box the image is cropped to. */
+	pictureClassName?: string
 }) {
 	const { image } = props
 	const srcSet = (format: keyof typeof TYPES) =>
@@ -26,7 +29,7 @@ export function ResponsiveImage(props: {
 	const jpegs = image.variants.filter((v) => v.format === 'jpeg').sort((a, b) => a.width - b.width)
 	const fallback = jpegs[Math.min(1, jpegs.length - 1)] ?? image.variants[0]
 	return (
-		<picture>
+		<picture className={props.pictureClassName}>
 			{(['avif', 'webp'] as const).map((format) =>
 				image.variants.some((v) => v.format === format) ? (
 					<source key={format} type={TYPES[format]} srcSet={srcSet(format)} sizes={props.sizes} />

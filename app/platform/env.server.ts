@@ -52,6 +52,12 @@ const schema = z.object({
 	OIDC_CLIENT_SECRET: z.string().optional(),
 	OIDC_NAME: z.string().trim().max(40).default('OpenID Connect'),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	/** S3-compatible storage instead of DATA_DIR/files: chosen when S3_BUCKET is set (platform/storage). */
+	S3_ENDPOINT: optionalUrl,
+	S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+	S3_REGION: z.string().trim().min(1).default('us-east-1'),
+	S3_ACCESS_KEY_ID: z.string().trim().optional(),
+	S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
 
 	BAND_NAME: z.string().trim().min(1).max(80).default('Le Groupe'),
 	BAND_TAGLINE: z

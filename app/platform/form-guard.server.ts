@@ -2,6 +2,8 @@ import { data } from 'react-router'
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Image uploads read their own multipart bodies, as a stream with a size limit (features/media/upload.server.ts). */
+const STREAMED_UPLOADS = new Set(['/dashboard/admin/media', '/dashboard/settings/avatar'])
 
 /**
  * Page actions read HTML forms. A request to one of them with another body (JSON, plain text,
@@ -17,7 +19,7 @@ export const formGuardMiddleware = async ({ request }: { request: Request }) => 
 		throw data({ error: 'Le formulaire envoyé n’a pas le bon format.' }, { status: 415 })
 	}
 	// A URL-encoded body always parses; a multipart one may be truncated or have a wrong boundary.
-	if (type === 'multipart/form-data') {
+	if (type === 'multipart/form-data' && !STREAMED_UPLOADS.has(pathname)) {
 		try {
 			await request.clone().formData()
 		} catch {

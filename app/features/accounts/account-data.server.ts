@@ -4,6 +4,7 @@ import { account, outboxMail, rateLimit, session, user, verification } from '#ap
 import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { avatarsOf, deleteMediaWhere, memberImagesForExport, prepareMediaDeletion } from '#app/features/media/media.server.ts'
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
 
@@ -33,6 +34,7 @@ export interface AccountExport {
 	signInMethods: { provider: string; name: string; linkedAt: string; updatedAt: string }[]
 	sessions: { createdAt: string; lastActiveAt: string; expiresAt: string; ipAddress: string | null; userAgent: string | null }[]
 	emails: { kind: string; subject: string; status: string; createdAt: string; sentAt: string | null }[]
+	images: { kind: string; status: string; url: string | null; uploadedAt: string }[]
 }
 
 /**
@@ -103,6 +105,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 			createdAt: m.createdAt.toISOString(),
 			sentAt: m.sentAt?.toISOString() ?? null,
 		})),
+		images: await memberImagesForExport(db, userId, env.SITE_URL),
 	}
 }
 
@@ -138,11 +141,17 @@ const ERASERS: { what: string; erase: (tx: Tx, member: Member) => Promise<unknow
 				]),
 			),
 	},
+	{
+		what: 'the member’s avatar (its files are deleted by a job once this commits)',
+		erase: async (tx, m) => deleteMediaWhere(tx, (await getPlatform()).jobs, avatarsOf(m.id)),
+	},
 	{ what: 'the account itself, with its sessions and sign-in methods', erase: (tx, m) => tx.delete(user).where(eq(user.id, m.id)) },
 ]
 
 /** Erases the member's personal data in one transaction: all of it, or nothing. */
 export async function erasePersonalData(db: Db, member: Member): Promise<void> {
+	// Queues the erasers send to are declared outside the transaction (PGlite has one connection).
+	await prepareMediaDeletion((await getPlatform()).jobs)
 	await db.transaction(async (tx) => {
 		for (const step of ERASERS) await step.erase(tx, member)
 	})

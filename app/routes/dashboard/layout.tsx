@@ -4,10 +4,13 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { Form, Link, NavLink, Outlet } from 'react-router'
 import type { Route } from './+types/layout'
 import { Logo } from '#app/components/logo.tsx'
+import { ResponsiveImage } from '#app/components/responsive-image.tsx'
 import { SkipLink } from '#app/components/skip-link.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
+import { memberAvatar } from '#app/features/media/media.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -15,13 +18,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return {
 		user: { name: user.name, role: user.role, email: user.email, emailVerified: user.emailVerified },
 		band: { name: band.name, logoUrl: band.logoUrl },
+		avatar: await memberAvatar(await getDb(), user.id),
 	}
 }
 
 /** The signed-in shell: navigation, the member's name, sign-out. Calm and dense, light or dark. */
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { user, band } = loaderData
+	const { user, band, avatar } = loaderData
 	const links = [
 		{ to: '/dashboard', label: t('dashboard.nav.home'), icon: LayoutDashboard, end: true },
 		{ to: '/dashboard/settings', label: t('settings.nav'), icon: Settings, end: false },
@@ -63,6 +67,9 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 						</ul>
 					</nav>
 					<div className="ml-auto flex items-center gap-3">
+						{avatar ? (
+							<ResponsiveImage image={avatar} sizes="2rem" alt="" className="size-8 rounded-full object-cover" />
+						) : null}
 						<span className="hidden max-w-48 truncate text-sm text-muted md:inline">{user.name}</span>
 						<Form method="post" action="/auth/signout">
 							<button type="submit" className={buttonClasses('ghost', 'sm', 'min-h-11 text-muted hover:text-fg')}>

@@ -33,6 +33,8 @@ import {
 	unlinkMethod,
 } from '#app/features/accounts/settings.server.ts'
 import { formatDate, formatTime } from '#app/features/site/format.ts'
+import { AvatarSettings } from '#app/features/media/avatar-settings.tsx'
+import { memberAvatar } from '#app/features/media/media.server.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -103,11 +105,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const { database, env } = await getPlatform()
 	const db = database.db
 	const params = new URL(request.url).searchParams
-	const [profile, withPassword, methods, sessionId] = await Promise.all([
+	const [profile, withPassword, methods, sessionId, avatar] = await Promise.all([
 		getProfile(db, user.id),
 		hasPassword(db, user.id),
 		listSignInMethods(request),
 		currentSessionId(request),
+		memberAvatar(db, user.id),
 	])
 	const linked = new Set(methods.map((m) => m.providerId))
 	return {
@@ -120,6 +123,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			email: profile?.email ?? user.email,
 			emailVerified: profile?.emailVerified ?? user.emailVerified,
 		},
+		avatar,
 		hasPassword: withPassword,
 		methods,
 		linkable: configuredProviders(env).filter((p) => !linked.has(p.id)),
@@ -271,6 +275,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 			<PageHeader title={t('settings.title')} description={t('settings.intro')} />
 			<div className="mt-8 flex flex-col gap-5">
 				<ProfileSection key={`profile-${key}`} loaderData={loaderData} actionData={actionData} />
+				<Section id="photo" title={t('settings.avatar.title')} description={t('settings.avatar.description')}>
+					<AvatarSettings avatar={loaderData.avatar} />
+				</Section>
 				<EmailSection key={`email-${key}`} loaderData={loaderData} actionData={actionData} />
 				<PasswordSection key={`password-${key}`} loaderData={loaderData} actionData={actionData} />
 				<MethodsSection loaderData={loaderData} actionData={actionData} />

@@ -1,0 +1,23 @@
+/*
+ * The little of s3rver's API the tests use (the package ships no types).
+ */
+declare module 's3rver' {
+	import type { AddressInfo } from 'node:net'
+
+	interface S3rverOptions {
+		address?: string
+		port?: number
+		directory: string
+		silent?: boolean
+		resetOnClose?: boolean
+		allowMismatchedSignatures?: boolean
+		vhostBuckets?: boolean
+		configureBuckets?: { name: string; configs?: (string | Buffer)[] }[]
+	}
+
+	export default class S3rver {
+		constructor(options: S3rverOptions)
+		run(): Promise<AddressInfo>
+		close(): Promise<void>
+	}
+}
