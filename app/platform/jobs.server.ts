@@ -23,15 +23,22 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 			: new PgBoss({ connectionString: database.url!, schema: 'pgboss', max: 4 })
 	boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'))
 	await boss.start()
-	const declared = new Set<string>()
+	// One declaration per queue and process, shared by concurrent callers (two creations would collide).
+	const declared = new Map<string, Promise<void>>()
 	return {
 		boss,
-		async queue(name, options = {}) {
-			if (declared.has(name)) return
-			const existing = await boss.getQueue(name)
-			if (!existing) await boss.createQueue(name, options)
-			else await boss.updateQueue(name, options)
-			declared.add(name)
+		queue(name, options = {}) {
+			let declaring = declared.get(name)
+			if (!declaring) {
+				declaring = (async () => {
+					const existing = await boss.getQueue(name)
+					if (!existing) await boss.createQueue(name, options)
+					else await boss.updateQueue(name, options)
+				})()
+				declared.set(name, declaring)
+				declaring.catch(() => declared.delete(name))
+			}
+			return declaring
 		},
 		send: (name, data, options) => boss.send(name, data, options),
 		async work(name, handler, options) {

@@ -14,7 +14,13 @@ export interface TestPlatform {
  * Vitest runs each test file in a worker of its own, so each file gets its own platform; call this
  * once, in `beforeAll`, and `stop()` in `afterAll`.
  */
-export async function startTestPlatform(options: { adminEmails?: string[] } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+	options: {
+		adminEmails?: string[]
+		/** More environment for this platform, e.g. `SMTP_URL` of a test SMTP server (tests/support/smtp.ts). */
+		env?: Record<string, string>
+	} = {},
+): Promise<TestPlatform> {
 	const database = await createTestDatabase()
 	const env: Record<string, string | undefined> = {
 		NODE_ENV: 'test',
@@ -25,6 +31,7 @@ export async function startTestPlatform(options: { adminEmails?: string[] } = {}
 		ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
 		// Generated and kept in the database, as on a fresh install.
 		AUTH_SECRET: undefined,
+		...options.env,
 	}
 	// Optional services configured in the shell (SMTP, S3, federated sign-in) stay out of the tests.
 	for (const key of Object.keys(process.env)) {

@@ -69,6 +69,17 @@ export function failureHeaders(outcome: AuthFailure): HeadersInit | undefined {
 	return outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined
 }
 
+/**
+ * A form route's `headers`: React Router keeps only the cookies of what an action returns with
+ * `data(…, { headers })`, so the Retry-After of a refusal reaches the browser only through this.
+ */
+export function retryAfterHeaders({ parentHeaders, actionHeaders }: { parentHeaders: Headers; actionHeaders: Headers }): Headers {
+	const headers = new Headers(parentHeaders)
+	const retryAfter = actionHeaders.get('Retry-After')
+	if (retryAfter) headers.set('Retry-After', retryAfter)
+	return headers
+}
+
 export async function signInWithPassword(request: Request, email: string, password: string): Promise<AuthOutcome> {
 	const limited = await limit([
 		['signInByAddress', clientAddressOf(request)],

@@ -26,6 +26,11 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<PurgeRepor
 	const days = (n: number) => new Date(now.getTime() - n * 24 * 3600 * 1000)
 	const sessions = await db.delete(session).where(lt(session.expiresAt, now)).returning({ id: session.id })
 	const verifications = await db.delete(verification).where(lt(verification.expiresAt, now)).returning({ id: verification.id })
+	// Records past their retention go first, so that their content is not counted as emptied too.
+	const mailRecords = await db
+		.delete(outboxMail)
+		.where(lt(outboxMail.createdAt, days(RETENTION.mailRecordDays)))
+		.returning({ id: outboxMail.id })
 	const mailBodies = await db
 		.update(outboxMail)
 		.set({ html: null, text: null })
@@ -35,10 +40,6 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<PurgeRepor
 				or(isNotNull(outboxMail.html), isNotNull(outboxMail.text)),
 			),
 		)
-		.returning({ id: outboxMail.id })
-	const mailRecords = await db
-		.delete(outboxMail)
-		.where(lt(outboxMail.createdAt, days(RETENTION.mailRecordDays)))
 		.returning({ id: outboxMail.id })
 	const rateLimits = await db.delete(rateLimit).where(lt(rateLimit.expire, now)).returning({ key: rateLimit.key })
 	return {

@@ -13,6 +13,8 @@ export const MAIL_QUEUE = 'mail.send'
 export const MAIL_SWEEP_QUEUE = 'mail.sweep'
 /** Attempts before a mail is marked failed: with backoff from 30 s, about a day of retries. */
 export const MAIL_RETRY_LIMIT = 12
+/** How the mail queue retries a mail the relay did not take. */
+const MAIL_QUEUE_OPTIONS = { retryLimit: MAIL_RETRY_LIMIT, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 }
 /** Queued mails older than this are not picked up again by the sweep. */
 const SWEEP_WINDOW_MS = 7 * 24 * 3600 * 1000
 
@@ -33,7 +35,7 @@ export interface Mailer {
 	sendMail(mail: OutgoingMail): Promise<SendResult>
 	/** The worker's step: sends one outbox mail through SMTP. Throws to be retried. */
 	deliver(id: string, attempt: { isLast: boolean }): Promise<void>
-	/** Queues again whatever is still waiting (after a crash, or once SMTP is configured). */
+	/** Queues again whatever is still waiting without a job (after a crash, or once SMTP is configured); returns how many. */
 	sweep(): Promise<number>
 	transport: Transporter | null
 	close(): void
@@ -59,6 +61,9 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 		: null
 
 	async function enqueue(id: string) {
+		// A mail may be sent before the workers start (and declare the queue): pg-boss refuses to
+		// send to a queue that does not exist yet.
+		await jobs.queue(MAIL_QUEUE, MAIL_QUEUE_OPTIONS)
 		await jobs.send(MAIL_QUEUE, { id }, { singletonKey: id })
 	}
 
@@ -124,8 +129,16 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 				.select({ id: outboxMail.id })
 				.from(outboxMail)
 				.where(and(inArray(outboxMail.status, ['queued']), gte(outboxMail.createdAt, since)))
-			for (const { id } of waiting) await enqueue(id)
-			return waiting.length
+			let queued = 0
+			for (const { id } of waiting) {
+				// A mail whose job still waits (for a worker, or for its retry after a failure) keeps that job:
+				// a second one would double its attempts, and two deliveries at once could send it twice.
+				const pending = await jobs.boss.findJobs(MAIL_QUEUE, { key: id }).catch(() => [])
+				if (pending.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) continue
+				await enqueue(id)
+				queued++
+			}
+			return queued
 		},
 		close() {
 			transport?.close()
@@ -135,7 +148,7 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 
 /** Declares the mail queues and starts the worker that sends outbox mail. */
 export async function startMailWorker(mailer: Mailer, jobs: Jobs) {
-	await jobs.queue(MAIL_QUEUE, { retryLimit: MAIL_RETRY_LIMIT, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 })
+	await jobs.queue(MAIL_QUEUE, MAIL_QUEUE_OPTIONS)
 	await jobs.queue(MAIL_SWEEP_QUEUE, { retryLimit: 1 })
 	await jobs.work<{ id: string }>(MAIL_QUEUE, async ([job]) => {
 		if (!job) return

@@ -11,6 +11,7 @@ import {
 	failureHeaders,
 	limit,
 	resetPassword,
+	retryAfterHeaders,
 	signUpWithPassword,
 	verifyEmail,
 } from '#app/features/accounts/auth-actions.server.ts'
@@ -59,6 +60,11 @@ type State = 'confirm' | 'form' | 'invalid' | 'done'
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }]
+}
+
+/** The Retry-After of a refused attempt, passed on to the browser. */
+export function headers(args: Route.HeadersArgs) {
+	return retryAfterHeaders(args)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -8,7 +8,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
-import { failureHeaders, requestPasswordReset } from '#app/features/accounts/auth-actions.server.ts'
+import { failureHeaders, requestPasswordReset, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -18,6 +18,11 @@ const ForgotSchema = z.object({ email: emailField })
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+}
+
+/** The Retry-After of a refused attempt, passed on to the browser. */
+export function headers(args: Route.HeadersArgs) {
+	return retryAfterHeaders(args)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -9,7 +9,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { currentPasswordField, emailField, redirectToField } from '#app/features/accounts/fields.ts'
-import { failureHeaders, signInWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { failureHeaders, signInWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
@@ -25,6 +25,11 @@ const SignInSchema = z.object({
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
+}
+
+/** The Retry-After of a refused attempt, passed on to the browser. */
+export function headers(args: Route.HeadersArgs) {
+	return retryAfterHeaders(args)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

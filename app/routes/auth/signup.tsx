@@ -11,7 +11,7 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/fields.ts'
 import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
-import { failureHeaders, signUpWithPassword } from '#app/features/accounts/auth-actions.server.ts'
+import { failureHeaders, signUpWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
@@ -29,6 +29,11 @@ const SignUpSchema = z.object({
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
+}
+
+/** The Retry-After of a refused attempt, passed on to the browser. */
+export function headers(args: Route.HeadersArgs) {
+	return retryAfterHeaders(args)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -14,7 +14,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { deleteAccount } from '#app/features/accounts/account-data.server.ts'
-import { failureHeaders, limit } from '#app/features/accounts/auth-actions.server.ts'
+import { failureHeaders, limit, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { currentPasswordField, emailField, nameField, newPasswordField } from '#app/features/accounts/fields.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
@@ -98,6 +98,11 @@ function linkNotice(params: URLSearchParams): { type: 'success' | 'error'; messa
 		return { type: 'error', message: t('settings.methods.errors.notLinkable') }
 	}
 	return { type: 'error', message: t('settings.methods.errors.unavailable') }
+}
+
+/** An action's 429 keeps its Retry-After on the way to the browser. */
+export function headers(args: Route.HeadersArgs) {
+	return retryAfterHeaders(args)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,0 +1,180 @@
+/*
+ * The real production server (server/index.ts on a build of the app) in a child process, for the
+ * integration tests that need the whole HTTP path: the socket, our own headers, React Router.
+ * `ensureBuild` builds into a folder of the tests' own (never the operator's `build/`), again
+ * whenever the app's sources are newer than that build; concurrent test files wait for each other.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import lockfile from 'proper-lockfile'
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..')
+
+/** What a build is made from: when any of it is newer than the build, the build is stale. */
+const BUILD_INPUTS = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package.json', 'package-lock.json']
+
+function newestMtime(entry: string): number {
+	let stat: fs.Stats
+	try {
+		stat = fs.statSync(entry)
+	} catch {
+		return 0
+	}
+	if (!stat.isDirectory()) return stat.mtimeMs
+	let newest = stat.mtimeMs
+	for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)))
+	return newest
+}
+
+function isFresh(buildDir: string): boolean {
+	const bundle = path.join(ROOT, buildDir, 'server', 'index.js')
+	if (!fs.existsSync(bundle)) return false
+	const built = fs.statSync(bundle).mtimeMs
+	return BUILD_INPUTS.every((input) => newestMtime(path.join(ROOT, input)) <= built)
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+	return new Promise((resolve, reject) => {
+		let output = ''
+		const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+		child.once('error', reject)
+		child.once('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (code ${code}):\n${output.slice(-4000)}`)),
+		)
+	})
+}
+
+/** `BUILD_DIR=<buildDir> npm run build`, unless that build is already newer than the app's sources. */
+export async function ensureBuild(buildDir: string): Promise<void> {
+	if (!/^build-[\w-]+$/.test(buildDir)) throw new Error(`a test build folder is named build-<something>, not ${buildDir}`)
+	const release = await lockfile.lock(ROOT, {
+		lockfilePath: path.join(os.tmpdir(), `band-site-${buildDir}.lock`),
+		realpath: false,
+		stale: 120_000,
+		retries: { retries: 600, minTimeout: 200, maxTimeout: 500 },
+	})
+	try {
+		if (isFresh(buildDir)) return
+		// A clean environment: nothing of Vitest's (VITEST leaves the React Router plugin out of the config).
+		await run('npm', ['run', 'build'], {
+			PATH: process.env.PATH ?? '/usr/bin:/bin',
+			HOME: process.env.HOME ?? os.tmpdir(),
+			TMPDIR: os.tmpdir(),
+			BUILD_DIR: buildDir,
+		})
+	} finally {
+		await release()
+	}
+}
+
+export async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = net.createServer()
+		probe.once('error', reject)
+		probe.listen(0, '127.0.0.1', () => {
+			const address = probe.address()
+			probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
+		})
+	})
+}
+
+export interface SiteServer {
+	/** http://127.0.0.1:<port>, which is also its SITE_URL. */
+	origin: string
+	pid: number
+	output(): string
+	/** SIGTERM, SIGKILL after `graceMs`; resolves once the process is gone. */
+	stop(graceMs?: number): Promise<void>
+}
+
+function exited(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+	return new Promise((resolve) => child.once('exit', () => resolve()))
+}
+
+/**
+ * Starts `node server/index.ts` on a build, a free port and the given data folder (and database),
+ * with nothing else from the caller's environment, and waits until /healthz answers.
+ */
+export async function startSiteServer(options: {
+	buildDir: string
+	dataDir: string
+	env?: Record<string, string | undefined>
+	startTimeoutMs?: number
+}): Promise<SiteServer> {
+	const port = await freePort()
+	const origin = `http://127.0.0.1:${port}`
+	const env: Record<string, string> = {
+		PATH: process.env.PATH ?? '/usr/bin:/bin',
+		HOME: process.env.HOME ?? os.tmpdir(),
+		TMPDIR: os.tmpdir(),
+		NODE_ENV: 'production',
+		BUILD_DIR: options.buildDir,
+		DATA_DIR: options.dataDir,
+		HOST: '127.0.0.1',
+		PORT: String(port),
+		SITE_URL: origin,
+		LOG_LEVEL: 'warn',
+	}
+	for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value
+
+	let output = ''
+	const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), ['server/index.ts'], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
+	const collect = (chunk: Buffer) => {
+		output = (output + chunk.toString()).slice(-64 * 1024)
+	}
+	child.stdout!.on('data', collect)
+	child.stderr!.on('data', collect)
+	const gone = exited(child)
+
+	const server: SiteServer = {
+		origin,
+		pid: child.pid!,
+		output: () => output,
+		async stop(graceMs = 5_000) {
+			if (child.exitCode !== null || child.signalCode !== null) return
+			child.kill('SIGTERM')
+			const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+			await gone
+			clearTimeout(timer)
+		},
+	}
+
+	const deadline = Date.now() + (options.startTimeoutMs ?? 90_000)
+	let problem = 'no answer yet'
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`The server exited before it was ready (code ${child.exitCode}):\n${output}`)
+		}
+		try {
+			const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) })
+			await response.arrayBuffer()
+			if (response.status === 200) return server
+			problem = `GET /healthz answered ${response.status}`
+		} catch (error) {
+			problem = (error as Error).message
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
+	await server.stop(0)
+	throw new Error(`The server did not answer /healthz in time (${problem}):\n${output}`)
+}
+
+/** Whether a process with that id still exists. */
+export function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM'
+	}
+}

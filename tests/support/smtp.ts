@@ -1,0 +1,140 @@
+/*
+ * A real SMTP server in the test process, for the mail platform's integration tests: it receives
+ * what the site's Nodemailer transport sends, parses it with mailparser, and can play an outage —
+ * refuse every mail with a temporary error, or stop listening altogether and come back on the
+ * same port.
+ */
+import type { AddressInfo } from 'node:net'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+
+export interface ReceivedMail {
+	/** The SMTP envelope (MAIL FROM, RCPT TO), lower-cased. */
+	envelope: { from: string; to: string[] }
+	/** The message as it came over the wire. */
+	raw: string
+	parsed: ParsedMail
+}
+
+export interface TestSmtp {
+	/** What SMTP_URL must be for the site to send here. */
+	url: string
+	received: ReceivedMail[]
+	/** `reject`: every mail is refused with a temporary failure (451), as a relay in trouble does. */
+	setMode(mode: 'accept' | 'reject'): void
+	/** Stops listening: connections are refused until `start()`. */
+	stop(): Promise<void>
+	/** Listens again, on the same port. */
+	start(): Promise<void>
+	/** The mails received so far for that recipient. */
+	to(address: string): ReceivedMail[]
+	/** Waits for a mail to `address` that satisfies `accept` (already received or still to come). */
+	waitFor(address: string, accept?: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>
+	close(): Promise<void>
+}
+
+export const REJECTION = 'Relais en maintenance, réessayez plus tard'
+
+export async function startTestSmtp(): Promise<TestSmtp> {
+	const received: ReceivedMail[] = []
+	const listeners = new Set<() => void>()
+	let mode: 'accept' | 'reject' = 'accept'
+
+	const create = () =>
+		new SMTPServer({
+			authOptional: true,
+			// Plain SMTP on loopback: no STARTTLS (its self-signed certificate would be refused).
+			disabledCommands: ['STARTTLS', 'AUTH'],
+			logger: false,
+			closeTimeout: 200,
+			onMailFrom(_address, _session, callback) {
+				if (mode === 'reject') {
+					callback(Object.assign(new Error(REJECTION), { responseCode: 451 }))
+					return
+				}
+				callback()
+			},
+			onData(stream, session, callback) {
+				const chunks: Buffer[] = []
+				stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+				stream.on('error', callback)
+				stream.on('end', () => {
+					const raw = Buffer.concat(chunks).toString('utf8')
+					simpleParser(raw).then(
+						(parsed) => {
+							const envelopeFrom = session.envelope.mailFrom
+							received.push({
+								envelope: {
+									from: envelopeFrom ? envelopeFrom.address.toLowerCase() : '',
+									to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+								},
+								raw,
+								parsed,
+							})
+							callback()
+							for (const listener of listeners) listener()
+						},
+						(error: Error) => callback(error),
+					)
+				})
+			},
+		})
+
+	let server = create()
+	const listen = (port: number) =>
+		new Promise<void>((resolve, reject) => {
+			server.once('error', reject)
+			server.listen(port, '127.0.0.1', () => {
+				server.off('error', reject)
+				resolve()
+			})
+		})
+	await listen(0)
+	const { port } = server.server.address() as AddressInfo
+	let listening = true
+
+	const stop = async () => {
+		if (!listening) return
+		listening = false
+		await new Promise<void>((resolve) => server.close(() => resolve()))
+	}
+
+	const toAddress = (address: string) => received.filter((mail) => mail.envelope.to.includes(address.toLowerCase()))
+
+	return {
+		url: `smtp://127.0.0.1:${port}`,
+		received,
+		setMode(next) {
+			mode = next
+		},
+		stop,
+		async start() {
+			if (listening) return
+			server = create()
+			await listen(port)
+			listening = true
+		},
+		to: toAddress,
+		waitFor(address, accept = () => true, timeoutMs = 15_000) {
+			const find = () => toAddress(address).find(accept)
+			const found = find()
+			if (found) return Promise.resolve(found)
+			return new Promise((resolve, reject) => {
+				const listener = () => {
+					const mail = find()
+					if (!mail) return
+					clearTimeout(timer)
+					listeners.delete(listener)
+					resolve(mail)
+				}
+				const timer = setTimeout(() => {
+					listeners.delete(listener)
+					const seen = received.map((m) => `${m.envelope.to.join(',')}: ${m.parsed.subject}`).join('\n  ')
+					reject(new Error(`No mail to ${address} within ${timeoutMs} ms. Received:\n  ${seen || '(nothing)'}`))
+				}, timeoutMs)
+				listeners.add(listener)
+			})
+		},
+		close: stop,
+	}
+}
