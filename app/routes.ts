@@ -8,6 +8,8 @@ export default [
 	// Public site
 	layout('routes/public/layout.tsx', [
 		index('routes/public/home.tsx'),
+		route('events', 'routes/public/events.tsx'),
+		route('events/:eventId', 'routes/public/event.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -15,6 +17,11 @@ export default [
 		]),
 	]),
 	route('banner', 'routes/public/banner.tsx'),
+	// An event as a calendar file, and every upcoming one as a calendar to subscribe to
+	route('events/:eventId/agenda.ics', 'routes/public/event-ics.ts'),
+	route('events.ics', 'routes/public/events-ics.ts'),
+	route('sitemap.xml', 'routes/public/sitemap.ts'),
+	route('robots.txt', 'routes/public/robots.ts'),
 
 	// Account area
 	route('auth', 'routes/auth/layout.tsx', [
@@ -34,7 +41,12 @@ export default [
 		index('routes/dashboard/home.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('settings/export', 'routes/dashboard/settings-export.ts'),
-		route('admin', 'routes/admin/layout.tsx', [index('routes/admin/overview.tsx')]),
+		route('admin', 'routes/admin/layout.tsx', [
+			index('routes/admin/overview.tsx'),
+			route('events', 'routes/admin/events.tsx'),
+			// `new`: an event not stored yet (ids are 12 random characters, never « new »)
+			route('events/:eventId', 'routes/admin/event-editor.tsx'),
+		]),
 	]),
 
 	// JSON API and machine endpoints

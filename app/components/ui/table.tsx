@@ -30,7 +30,7 @@ export function Table({
 			role={scrollable ? 'group' : undefined}
 			aria-label={scrollable ? label : undefined}
 			tabIndex={scrollable ? 0 : undefined}
-			className={clsx('overflow-x-auto rounded-card border border-line bg-surface shadow-card', className)}
+			className={clsx('relative overflow-x-auto rounded-card border border-line bg-surface shadow-card', className)}
 		>
 			<table className="w-full border-collapse text-left text-sm text-fg" {...props}>
 				<caption className="sr-only">{caption ?? label}</caption>

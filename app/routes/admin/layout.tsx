@@ -1,6 +1,7 @@
 import { useTranslation } from '#app/i18n/react.tsx'
 import { Outlet } from 'react-router'
 import type { Route } from './+types/layout'
+import { NavTabs } from '#app/components/ui/tabs.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 
 /** The admin container. Its own check is not enough: every admin loader and action checks again. */
@@ -14,6 +15,14 @@ export default function AdminLayout() {
 	return (
 		<div>
 			<p className="eyebrow mb-1.5 text-accent-fg">{t('admin.label')}</p>
+			<NavTabs
+				label={t('admin.nav.label')}
+				className="mb-6"
+				items={[
+					{ to: '/dashboard/admin', label: t('admin.nav.overview'), end: true },
+					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
+				]}
+			/>
 			<Outlet />
 		</div>
 	)

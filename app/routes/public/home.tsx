@@ -4,7 +4,12 @@ import type { Route } from './+types/home'
 import { initials, Logo } from '#app/components/logo.tsx'
 import { SocialLinks } from '#app/components/site-footer.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
+import { EventList } from '#app/components/event-card.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { cachedNextEvents } from '#app/features/events/cache.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
@@ -18,13 +23,17 @@ export function meta({ loaderData: data }: Route.MetaArgs) {
 	]
 }
 
-export function loader() {
+/** How many upcoming shows the landing lists before « Tous les concerts ». */
+const NEXT_EVENTS = 5
+
+export async function loader() {
 	const band = getBand()
-	return { name: band.name, tagline: band.tagline }
+	const next = await cachedNextEvents(await getDb(), NEXT_EVENTS)
+	return { name: band.name, tagline: band.tagline, events: next.events, hasPast: next.hasPast }
 }
 
-/** The landing: who the band is, where to find them. Events and newsletter arrive with their issues. */
-export default function Home() {
+/** The landing: who the band is, where to find them, and the next shows. The newsletter arrives with its issue. */
+export default function Home({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	const root = useRouteLoaderData<typeof rootLoader>('root')
 	if (!root) return null
@@ -36,45 +45,85 @@ export default function Home() {
 		...(/[À-ÖØ-Þ]/.test(band.name.toLocaleUpperCase('fr-FR')) ? { '--poster-leading': 1.1 } : {}),
 	} as React.CSSProperties
 	return (
-		<section aria-labelledby="titre-groupe" className="relative isolate flex min-h-[92svh] items-end overflow-hidden">
-			<div aria-hidden="true" className="hero-backdrop absolute inset-0 -z-10" />
-			<span
-				aria-hidden="true"
-				className="hero-monogram absolute top-[6%] -right-[0.08em] -z-10 text-[min(88svh,95vw)] uppercase lg:right-[3%]"
-			>
-				{[...initials(band.name)][0]}
-			</span>
-			<div className="mx-auto w-full max-w-page px-gutter pt-36 pb-14 sm:pb-20">
-				<Logo name={band.name} logoUrl={band.logoUrl} decorative className="mb-6 size-16 sm:mb-8 sm:size-20" />
-				<h1 id="titre-groupe" className="poster-title text-fg" style={titleStyle}>
-					{band.name}
-				</h1>
-				<div aria-hidden="true" className="mt-6 h-1.5 w-20 bg-accent sm:mt-8 sm:h-2 sm:w-28" />
-				<div className="mt-6 flex flex-col gap-8 sm:mt-8 lg:flex-row lg:items-end lg:justify-between">
-					<p className="max-w-2xl text-lg leading-snug font-medium text-fg sm:text-2xl">{band.tagline}</p>
-					<div className="flex flex-wrap gap-3">
-						{user ? (
-							<Link to="/dashboard" className={buttonClasses('primary', 'lg')}>
-								{t('home.hero.toDashboard')}
-							</Link>
-						) : (
-							<Link to="/auth/signup" className={buttonClasses('primary', 'lg')}>
-								{t('home.hero.join')}
-							</Link>
-						)}
-						{band.contactEmail ? (
-							<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg', 'border-fg/50')}>
-								{t('home.hero.contact')}
-							</a>
-						) : null}
+		<>
+			<section aria-labelledby="titre-groupe" className="relative isolate flex min-h-[92svh] items-end overflow-hidden">
+				<div aria-hidden="true" className="hero-backdrop absolute inset-0 -z-10" />
+				<span
+					aria-hidden="true"
+					className="hero-monogram absolute top-[6%] -right-[0.08em] -z-10 text-[min(88svh,95vw)] uppercase lg:right-[3%]"
+				>
+					{[...initials(band.name)][0]}
+				</span>
+				<div className="mx-auto w-full max-w-page px-gutter pt-36 pb-14 sm:pb-20">
+					<Logo name={band.name} logoUrl={band.logoUrl} decorative className="mb-6 size-16 sm:mb-8 sm:size-20" />
+					<h1 id="titre-groupe" className="poster-title text-fg" style={titleStyle}>
+						{band.name}
+					</h1>
+					<div aria-hidden="true" className="mt-6 h-1.5 w-20 bg-accent sm:mt-8 sm:h-2 sm:w-28" />
+					<div className="mt-6 flex flex-col gap-8 sm:mt-8 lg:flex-row lg:items-end lg:justify-between">
+						<p className="max-w-2xl text-lg leading-snug font-medium text-fg sm:text-2xl">{band.tagline}</p>
+						<div className="flex flex-wrap gap-3">
+							{user ? (
+								<Link to="/dashboard" className={buttonClasses('primary', 'lg')}>
+									{t('home.hero.toDashboard')}
+								</Link>
+							) : (
+								<Link to="/auth/signup" className={buttonClasses('primary', 'lg')}>
+									{t('home.hero.join')}
+								</Link>
+							)}
+							{band.contactEmail ? (
+								<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg', 'border-fg/50')}>
+									{t('home.hero.contact')}
+								</a>
+							) : null}
+						</div>
 					</div>
+					<SocialLinks
+						socials={band.socials}
+						className="mt-10 flex flex-wrap gap-x-6 gap-y-1 border-t border-fg/15 pt-4"
+						linkClassName="inline-flex min-h-11 items-center rounded-control text-sm font-semibold tracking-wide text-fg uppercase underline-offset-[0.22em] hover:text-accent-fg hover:underline"
+					/>
 				</div>
-				<SocialLinks
-					socials={band.socials}
-					className="mt-10 flex flex-wrap gap-x-6 gap-y-1 border-t border-fg/15 pt-4"
-					linkClassName="inline-flex min-h-11 items-center rounded-control text-sm font-semibold tracking-wide text-fg uppercase underline-offset-[0.22em] hover:text-accent-fg hover:underline"
-				/>
+			</section>
+			<NextEvents events={loaderData.events} hasPast={loaderData.hasPast} />
+		</>
+	)
+}
+
+/** The next shows, as on a tour poster; an empty list says so and points to the past ones. */
+function NextEvents(props: { events: Route.ComponentProps['loaderData']['events']; hasPast: boolean }) {
+	const { t } = useTranslation()
+	return (
+		<section aria-labelledby="prochains-concerts" className="mx-auto w-full max-w-page px-gutter pt-6 pb-20 sm:pt-10 sm:pb-24">
+			<div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+				<h2 id="prochains-concerts" className="font-display text-headline tracking-display uppercase">
+					{t('events.home.title')}
+				</h2>
+				{props.events.length > 0 ? (
+					<Link to="/events" className={linkClasses('default', 'inline-flex min-h-11 items-center')}>
+						{t('events.home.all')}
+					</Link>
+				) : null}
 			</div>
+			{props.events.length > 0 ? (
+				<div className="mt-6">
+					<EventList events={props.events} headingLevel={3} />
+				</div>
+			) : (
+				<EmptyState
+					className="mt-6"
+					title={t('events.home.emptyTitle')}
+					body={t('events.home.emptyBody')}
+					action={
+						props.hasPast ? (
+							<Link to="/events" className={linkClasses()}>
+								{t('events.home.seePast')}
+							</Link>
+						) : undefined
+					}
+				/>
+			)}
 		</section>
 	)
 }

@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto'
+import { and, asc, desc, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
+import { invalidateEventCache } from './cache.server.ts'
+import { DEFAULT_DURATION_MS, isEventId } from './events.server.ts'
+import type { EventValues } from './form.ts'
+
+/*
+ * What the admin screens read and write about events. Every write records who made it and tells
+ * the public pages' cache that the event changed. Callers check the admin role first.
+ */
+
+export const EVENT_TABS = ['upcoming', 'past', 'drafts'] as const
+export type EventTab = (typeof EVENT_TABS)[number]
+
+/** Rows on one page of the list. */
+export const EVENT_PAGE_SIZE = 50
+/** The longest search the list accepts (longer is cut). */
+export const EVENT_SEARCH_MAX = 100
+
+/** 12 URL-safe random characters (72 bits): unguessable, short enough for a shared link. */
+export function newEventId(): string {
+	return randomBytes(9).toString('base64url')
+}
+
+const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸ'
+const PLAIN = 'aaaaaaceeeeiiiinooooouuuuyyaaaaaaceeeeiiiinooooouuuuyy'
+
+/** A column without accents or capitals, so that « fete » finds « Fête de la musique ». */
+const folded = (column: AnyColumn) => sql`lower(translate(${column}, ${ACCENTED}, ${PLAIN}))`
+
+/** The search as typed, folded the same way, with LIKE's wildcards taken literally. */
+export function searchPattern(query: string): string {
+	const plain = query
+		.normalize('NFD')
+		.replace(/\p{M}/gu, '')
+		.toLowerCase()
+		.replace(/[\\%_]/g, (character) => `\\${character}`)
+	return `%${plain}%`
+}
+
+function searchCondition(query: string): SQL | undefined {
+	const q = query.trim()
+	if (!q) return undefined
+	const pattern = searchPattern(q)
+	return or(
+		sql`${folded(event.title)} like ${pattern}`,
+		sql`${folded(event.venueName)} like ${pattern}`,
+		sql`${folded(event.city)} like ${pattern}`,
+	)
+}
+
+/**
+ * Which tab an event belongs to: drafts are every unpublished event; a published one is past once
+ * it is over, by the public pages' rule (its end, or its start plus the default duration).
+ */
+function tabCondition(tab: EventTab, now: Date): SQL {
+	const at = sql`${now.toISOString()}::timestamptz`
+	const lastMoment = sql`coalesce(${event.endsAt}, ${event.startsAt} + (${DEFAULT_DURATION_MS} * interval '1 millisecond'))`
+	if (tab === 'drafts') return sql`${event.published} = false`
+	if (tab === 'upcoming') return sql`${event.published} = true and ${lastMoment} >= ${at}`
+	return sql`${event.published} = true and ${lastMoment} < ${at}`
+}
+
+const ORDER: Record<EventTab, SQL[]> = {
+	upcoming: [asc(event.startsAt), asc(event.id)],
+	past: [desc(event.startsAt), asc(event.id)],
+	// The draft last worked on first.
+	drafts: [desc(event.updatedAt), asc(event.id)],
+}
+
+export interface EventListRow {
+	id: string
+	title: string
+	startsAt: string
+	endsAt: string | null
+	venueName: string
+	city: string
+	country: string
+	status: EventStatus
+	published: boolean
+	updatedAt: string
+}
+
+export interface EventList {
+	tab: EventTab
+	query: string
+	page: number
+	pageSize: number
+	/** Events in each tab, the search applied. */
+	counts: Record<EventTab, number>
+	rows: EventListRow[]
+}
+
+/** One page of one tab of the list, with every tab's count; `page` starts at 1. */
+export async function listEvents(
+	db: Db,
+	options: { tab: EventTab; query?: string; page?: number; now?: Date; pageSize?: number },
+): Promise<EventList> {
+	const now = options.now ?? new Date()
+	const query = (options.query ?? '').trim().slice(0, EVENT_SEARCH_MAX)
+	const pageSize = options.pageSize ?? EVENT_PAGE_SIZE
+	const search = searchCondition(query)
+	const countIn = (tab: EventTab) => sql<number>`count(*) filter (where ${tabCondition(tab, now)})`.mapWith(Number)
+	const [counted] = await db
+		.select({ upcoming: countIn('upcoming'), past: countIn('past'), drafts: countIn('drafts') })
+		.from(event)
+		.where(search)
+	const counts = { upcoming: counted?.upcoming ?? 0, past: counted?.past ?? 0, drafts: counted?.drafts ?? 0 }
+	const lastPage = Math.max(1, Math.ceil(counts[options.tab] / pageSize))
+	const page = Math.min(Math.max(1, Math.floor(options.page ?? 1) || 1), lastPage)
+	const rows = await db
+		.select({
+			id: event.id,
+			title: event.title,
+			startsAt: event.startsAt,
+			endsAt: event.endsAt,
+			venueName: event.venueName,
+			city: event.city,
+			country: event.country,
+			status: event.status,
+			published: event.published,
+			updatedAt: event.updatedAt,
+		})
+		.from(event)
+		.where(and(tabCondition(options.tab, now), search))
+		.orderBy(...ORDER[options.tab])
+		.limit(pageSize)
+		.offset((page - 1) * pageSize)
+	return {
+		tab: options.tab,
+		query,
+		page,
+		pageSize,
+		counts,
+		rows: rows.map((row) => ({
+			...row,
+			startsAt: row.startsAt.toISOString(),
+			endsAt: row.endsAt?.toISOString() ?? null,
+			updatedAt: row.updatedAt.toISOString(),
+		})),
+	}
+}
+
+export type EditableEvent = typeof event.$inferSelect
+
+/** The whole event, for the editor; null when there is none with that id. */
+export async function getEventForEditor(db: Db, id: string): Promise<EditableEvent | null> {
+	if (!isEventId(id)) return null
+	const [row] = await db.select().from(event).where(eq(event.id, id))
+	return row ?? null
+}
+
+/** Whether an uploaded cover image exists (a media of kind « cover »), before an event points at it. */
+export async function coverExists(db: Db, mediaId: string): Promise<boolean> {
+	const [row] = await db
+		.select({ id: media.id })
+		.from(media)
+		.where(and(eq(media.id, mediaId), eq(media.kind, 'cover')))
+	return Boolean(row)
+}
+
+/** Creates an event, a draft unless `publish`; returns its new id. */
+export async function createEvent(db: Db, values: EventValues, userId: string, options: { publish?: boolean } = {}): Promise<string> {
+	const id = newEventId()
+	const now = new Date()
+	await db.insert(event).values({
+		...values,
+		id,
+		published: options.publish === true,
+		publishedAt: options.publish ? now : null,
+		createdBy: userId,
+		updatedBy: userId,
+		createdAt: now,
+		updatedAt: now,
+	})
+	invalidateEventCache(id)
+	return id
+}
+
+/**
+ * Saves an event's values; `publish` true or false also publishes or withdraws it (the first
+ * publication's date is kept). Returns false when the event no longer exists.
+ */
+export async function updateEvent(
+	db: Db,
+	id: string,
+	values: EventValues,
+	userId: string,
+	options: { publish?: boolean } = {},
+): Promise<boolean> {
+	if (!isEventId(id)) return false
+	const publication =
+		options.publish === undefined
+			? {}
+			: options.publish
+				? { published: true, publishedAt: sql`coalesce(${event.publishedAt}, now())` }
+				: { published: false }
+	const updated = await db
+		.update(event)
+		.set({ ...values, ...publication, updatedBy: userId, updatedAt: new Date() })
+		.where(eq(event.id, id))
+		.returning({ id: event.id })
+	if (updated.length === 0) return false
+	invalidateEventCache(id)
+	return true
+}
+
+/** Deletes an event; returns its title, or null when there was none. Its cover image stays in the media library. */
+export async function deleteEvent(db: Db, id: string): Promise<{ title: string } | null> {
+	if (!isEventId(id)) return null
+	const [deleted] = await db.delete(event).where(eq(event.id, id)).returning({ title: event.title })
+	if (!deleted) return null
+	invalidateEventCache(id)
+	return deleted
+}

@@ -1,0 +1,233 @@
+import { createHash, randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { getBand } from '#app/features/site/band.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { getEnv } from '#app/platform/env.server.ts'
+import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, type EventSummary } from './events.server.ts'
+
+/*
+ * What anonymous visitors see of events, kept in memory so that a link shared under load costs no
+ * database work.
+ *
+ * - Event pages, by id. An entry is trusted as is for FRESH_MS; after that, one indexed lookup
+ *   (the event's `updated_at` joined with its cover's) tells whether it still holds: same version,
+ *   it is trusted again; otherwise the page is read afresh. So another instance's edit (N
+ *   processes on one PostgreSQL) shows here within FRESH_MS, and the cover's background job
+ *   finishing (which changes the media row, not the event) is seen too.
+ * - The landing's next events: re-read every FRESH_MS.
+ * - The rendered HTML of an event page as anonymous visitors get it, keyed by its validator (which
+ *   moves with the event's version, the build and the show's end): a shared link under load is
+ *   then served without rendering. Each copy gets a fresh CSP nonce (see `cachedPageResponse`).
+ * - `invalidateEventCache` (called by the admin editor after every save, publish or delete) drops
+ *   entries at once in this process.
+ *
+ * Concurrent misses for one key share one read (no stampede), and a read that started before an
+ * invalidation is never stored after it.
+ */
+
+/** How long an entry is trusted without asking the database. */
+export const FRESH_MS = 5_000
+/** Entries kept at most (least recently used go first): unknown ids are never stored. */
+const MAX_PAGES = 500
+
+interface PageEntry {
+	detail: EventDetail
+	checkedAt: number
+}
+
+const pages = new Map<string, PageEntry>()
+/** Rendered pages kept at most (about 30 kB each). */
+const MAX_HTML = 200
+const html = new Map<string, { etag: string; body: string; nonce: string | null; headers: [string, string][] }>()
+const pending = new Map<string, Promise<EventDetail | null>>()
+let lists = new Map<string, { value: unknown; checkedAt: number }>()
+let generation = 0
+
+/** Forget what is cached about this event (and every list), or about every event. */
+export function invalidateEventCache(eventId?: string): void {
+	generation++
+	if (eventId === undefined) {
+		pages.clear()
+		html.clear()
+	} else {
+		pages.delete(eventId)
+		html.delete(eventId)
+	}
+	pending.clear()
+	lists = new Map()
+}
+
+function remember(id: string, entry: PageEntry) {
+	pages.delete(id)
+	pages.set(id, entry)
+	while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!)
+}
+
+/** A published event's page data, from memory when it is known to be current. */
+export async function cachedEventDetail(db: Db, id: string, now: number = Date.now()): Promise<EventDetail | null> {
+	const hit = pages.get(id)
+	if (hit && now - hit.checkedAt < FRESH_MS) return hit.detail
+	const inFlight = pending.get(id)
+	if (inFlight) return inFlight
+	const startedAt = generation
+	const read = (async () => {
+		if (hit) {
+			const version = await publishedEventVersion(db, id)
+			if (version === hit.detail.version && startedAt === generation) {
+				remember(id, { detail: hit.detail, checkedAt: now })
+				return hit.detail
+			}
+		}
+		const detail = await loadEventDetail(db, id)
+		if (startedAt === generation) {
+			if (detail) remember(id, { detail, checkedAt: now })
+			else pages.delete(id)
+		}
+		return detail
+	})()
+	pending.set(id, read)
+	try {
+		return await read
+	} finally {
+		if (pending.get(id) === read) pending.delete(id)
+	}
+}
+
+/** The landing's next events, re-read at most every FRESH_MS. */
+export async function cachedNextEvents(db: Db, limit: number, now: number = Date.now()): Promise<{ events: EventSummary[]; hasPast: boolean }> {
+	const key = `next:${limit}`
+	const hit = lists.get(key)
+	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as { events: EventSummary[]; hasPast: boolean }
+	const startedAt = generation
+	const value = await nextEvents(db, limit, new Date(now))
+	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
+	return value
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendered pages
+
+const NONCE_ATTRIBUTE = /\snonce="([^"]+)"/
+
+/** The nonce a rendered document's scripts carry: from its CSP header, else from its first script. */
+function nonceOf(body: string, headers: Headers): string | null {
+	const fromPolicy = /'nonce-([^']+)'/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
+	return fromPolicy ?? NONCE_ATTRIBUTE.exec(body)?.[1] ?? null
+}
+
+/**
+ * Keeps an anonymous visitor's rendered event page (status 200, no cookie set) under its
+ * validator, and hands back a response for this request (the body had to be read to be kept).
+ */
+export async function keepRenderedPage(eventId: string, etag: string, response: Response): Promise<Response> {
+	const body = await response.text()
+	const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'content-length')
+	// Kept under the validator it was rendered for: once the event changes, that key no longer matches.
+	html.delete(eventId)
+	html.set(eventId, { etag, body, nonce: nonceOf(body, response.headers), headers })
+	while (html.size > MAX_HTML) html.delete(html.keys().next().value!)
+	return new Response(body, { status: 200, headers: response.headers })
+}
+
+/**
+ * A kept copy of the event page for this validator, or null. Its scripts get a new nonce (and the
+ * Content-Security-Policy with it), so that no two responses share one: a nonce seen in one copy
+ * is worth nothing against another.
+ */
+export function cachedPageResponse(eventId: string, etag: string): Response | null {
+	const entry = html.get(eventId)
+	if (!entry || entry.etag !== etag) return null
+	const headers = new Headers(entry.headers)
+	let body = entry.body
+	if (entry.nonce) {
+		const nonce = randomBytes(16).toString('base64')
+		body = body.replaceAll(`nonce="${entry.nonce}"`, `nonce="${nonce}"`)
+		const policy = headers.get('Content-Security-Policy')
+		if (policy) headers.set('Content-Security-Policy', policy.replaceAll(`'nonce-${entry.nonce}'`, `'nonce-${nonce}'`))
+	}
+	return new Response(body, { status: 200, headers })
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP validators
+
+let renderStamp: string | undefined
+
+/**
+ * What else an unchanged event's page depends on: the build that renders it (its scripts' hashed
+ * names, its strings) and the site's configuration (band, address). Read once per process.
+ */
+function currentRenderStamp(): string {
+	if (renderStamp) return renderStamp
+	const hash = createHash('sha256')
+	try {
+		// In production this module is part of the server bundle: its bytes identify the build.
+		hash.update(fs.readFileSync(fileURLToPath(import.meta.url)))
+	} catch {
+		hash.update(String(process.pid))
+	}
+	hash.update(JSON.stringify(getBand()))
+	hash.update(getEnv().SITE_URL)
+	renderStamp = hash.digest('base64url').slice(0, 12)
+	return renderStamp
+}
+
+/** The build's own modification time, so that Last-Modified moves with a deploy too. */
+let buildTime: number | undefined
+function currentBuildTime(): number {
+	if (buildTime !== undefined) return buildTime
+	try {
+		buildTime = Math.floor(fs.statSync(fileURLToPath(import.meta.url)).mtimeMs / 1000) * 1000
+	} catch {
+		buildTime = 0
+	}
+	return buildTime
+}
+
+/** A weak validator for an anonymous visitor's copy of something built from these parts. */
+export function weakEtag(...parts: string[]): string {
+	const digest = createHash('sha256').update([currentRenderStamp(), ...parts].join('|')).digest('base64url').slice(0, 22)
+	return `W/"${digest}"`
+}
+
+/** Last-Modified: the later of the data's change and the build's. */
+export function lastModified(dataChangedAt: string | Date): string {
+	const changed = new Date(dataChangedAt).getTime()
+	return new Date(Math.max(changed, currentBuildTime())).toUTCString()
+}
+
+/** Whether the visitor's copy is current (If-None-Match; If-Modified-Since only when there is none). */
+export function isNotModified(request: Request, validators: { etag: string; lastModified?: string }): boolean {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return false
+	const ifNoneMatch = request.headers.get('if-none-match')
+	if (ifNoneMatch !== null) {
+		if (ifNoneMatch.trim() === '*') return true
+		const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+		const wanted = opaque(validators.etag)
+		return ifNoneMatch.split(',').some((tag) => opaque(tag) === wanted)
+	}
+	const since = request.headers.get('if-modified-since')
+	if (since && validators.lastModified) {
+		const sinceMs = Date.parse(since)
+		const modifiedMs = Date.parse(validators.lastModified)
+		return Number.isFinite(sinceMs) && Number.isFinite(modifiedMs) && modifiedMs <= sinceMs
+	}
+	return false
+}
+
+/** Shared caches (and the browser) may keep a public copy for a minute, then serve it stale while revalidating. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
+
+/** A signed-in visitor's page (it carries their session): their browser only, always revalidated. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache'
+
+/** A draft previewed by an admin: kept nowhere. */
+export const NO_STORE = 'private, no-store'
+
+/** For tests: forget everything, validators included. */
+export function resetEventCacheForTests(): void {
+	invalidateEventCache()
+	renderStamp = undefined
+	buildTime = undefined
+}

@@ -1,0 +1,432 @@
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import MarkdownIt from 'markdown-it'
+import { publicImage } from '#app/features/media/media.server.ts'
+import type { PublicImage } from '#app/features/media/public-image.ts'
+import { renderMarkdown } from '#app/features/site/markdown.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
+
+/*
+ * Events as the public site reads them: published only (drafts for an admin's preview), upcoming
+ * then past, with every date already written out in French, Europe/Paris. Nothing here trusts the
+ * database: a ticket address that is not http(s) is dropped, the description goes through the
+ * safe Markdown renderer.
+ */
+
+export type EventRow = typeof event.$inferSelect
+
+/** A show without an end time is taken to last this long (calendar entries, « past » or not). */
+export const DEFAULT_DURATION_MS = 2 * 60 * 60 * 1000
+
+/** How many events a page of /events lists. */
+export const EVENTS_PER_PAGE = 12
+
+/** An id as the admin editor creates them; anything else is not worth a query. */
+export function isEventId(value: string | undefined): value is string {
+	return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value)
+}
+
+/** The address, only if it is a plain web link (never javascript:, data:, or anything relative). */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+	if (!value) return null
+	try {
+		const url = new URL(value.trim())
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
+		if (!url.hostname) return null
+		return url.href
+	} catch {
+		return null
+	}
+}
+
+/** When a show is over: its end, or its start plus the default duration. */
+export function endOf(row: { startsAt: Date | string; endsAt: Date | string | null }): Date {
+	if (row.endsAt) return new Date(row.endsAt)
+	return new Date(new Date(row.startsAt).getTime() + DEFAULT_DURATION_MS)
+}
+
+export function isPastEvent(row: { startsAt: Date | string; endsAt: Date | string | null }, now: Date = new Date()): boolean {
+	return endOf(row).getTime() < now.getTime()
+}
+
+// ---------------------------------------------------------------------------------------------
+// French dates, Europe/Paris
+
+const TIME_ZONE = 'Europe/Paris'
+const partsFormat = new Intl.DateTimeFormat('fr-FR', {
+	weekday: 'long',
+	day: 'numeric',
+	month: 'long',
+	year: 'numeric',
+	hour: 'numeric',
+	minute: '2-digit',
+	timeZone: TIME_ZONE,
+})
+const shortMonthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short', timeZone: TIME_ZONE })
+const shortWeekdayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'short', timeZone: TIME_ZONE })
+const regionNames = new Intl.DisplayNames(['fr-FR'], { type: 'region' })
+
+/** A moment written out in French, Paris time, in every piece a page needs. */
+export interface DateLabel {
+	/** ISO 8601, UTC: for <time dateTime>, JSON-LD and calendars. */
+	iso: string
+	/** « samedi » */
+	weekday: string
+	/** « sam. » */
+	weekdayShort: string
+	/** « 14 » */
+	day: string
+	/** « mars » */
+	month: string
+	/** « mars », « avr. », « juil. » */
+	monthShort: string
+	/** « 2026 » */
+	year: string
+	/** « samedi 14 mars 2026 », « lundi 1er juin 2026 » */
+	date: string
+	/** « 14 mars 2026 » */
+	dayMonthYear: string
+	/** « 20 h 30 », « 21 h » */
+	time: string
+	/** « samedi 14 mars 2026 à 20 h 30 » */
+	dateTime: string
+	/** The calendar day in Paris, « 2026-03-14 », to compare days. */
+	parisDay: string
+}
+
+export function dateLabel(value: Date | string): DateLabel {
+	const instant = new Date(value)
+	const parts = Object.fromEntries(partsFormat.formatToParts(instant).map((p) => [p.type, p.value])) as Record<string, string>
+	const hour = Number(parts.hour ?? 0)
+	const minute = parts.minute ?? '00'
+	const time = minute === '00' ? `${hour} h` : `${hour} h ${minute}`
+	const day = String(Number(parts.day))
+	// French writes the first of the month as an ordinal: « lundi 1er juin ».
+	const dayWord = day === '1' ? '1er' : day
+	const date = `${parts.weekday} ${dayWord} ${parts.month} ${parts.year}`
+	const monthNumber = new Intl.DateTimeFormat('en-CA', { month: '2-digit', timeZone: TIME_ZONE }).format(instant)
+	return {
+		iso: instant.toISOString(),
+		weekday: parts.weekday ?? '',
+		weekdayShort: shortWeekdayFormat.format(instant),
+		day,
+		month: parts.month ?? '',
+		monthShort: shortMonthFormat.format(instant),
+		year: parts.year ?? '',
+		date,
+		dayMonthYear: `${dayWord} ${parts.month} ${parts.year}`,
+		time,
+		dateTime: `${date} à ${time}`,
+		parisDay: `${parts.year}-${monthNumber}-${day.padStart(2, '0')}`,
+	}
+}
+
+/** « Belgique » for BE; null for France (the site's own country goes without saying). */
+export function countryName(code: string | null | undefined): string | null {
+	const upper = (code ?? '').trim().toUpperCase()
+	if (!/^[A-Z]{2}$/.test(upper) || upper === 'FR') return null
+	try {
+		return regionNames.of(upper) ?? upper
+	} catch {
+		return upper
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain text out of Markdown (share previews, calendars)
+
+const plainMarkdown = new MarkdownIt({ html: false, linkify: false, typographer: true, quotes: '«\u00a0\u00a0»‹\u00a0\u00a0›' })
+
+/** The words of a Markdown text without its markup: paragraphs on lines of their own. */
+export function markdownToText(source: string): string {
+	const tokens = plainMarkdown.parse(source ?? '', {})
+	const blocks: string[] = []
+	for (const token of tokens) {
+		if (token.type !== 'inline' || !token.children) continue
+		let text = ''
+		for (const child of token.children) {
+			if (child.type === 'text' || child.type === 'code_inline') text += child.content
+			else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' '
+			else if (child.type === 'image') text += child.content
+		}
+		text = text.replace(/\s+/g, ' ').trim()
+		if (text) blocks.push(text)
+	}
+	return blocks.join('\n')
+}
+
+/** At most `max` characters, cut at a word, with an ellipsis when cut. */
+export function excerpt(text: string, max = 160): string {
+	// Paragraphs and list items run on as sentences: « Première partie : X. Stand de disques. »
+	const flat = text
+		.split('\n')
+		.map((line) => line.replace(/\s+/g, ' ').trim())
+		.filter(Boolean)
+		.map((line, i, lines) => (i < lines.length - 1 && !/[.!?…:;,]$/u.test(line) ? `${line}.` : line))
+		.join(' ')
+	if (flat.length <= max) return flat
+	const cut = flat.slice(0, max - 1)
+	const space = cut.lastIndexOf(' ')
+	return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?…—–-]+$/u, '')}…`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export interface EventSummary {
+	id: string
+	title: string
+	status: EventStatus
+	start: DateLabel
+	venueName: string
+	city: string
+	countryName: string | null
+	/** Only an http(s) address. */
+	ticketUrl: string | null
+	priceText: string | null
+	isPast: boolean
+}
+
+/** Everything the event page shows, already safe to render. */
+export interface EventDetail {
+	id: string
+	title: string
+	status: EventStatus
+	published: boolean
+	start: DateLabel
+	end: DateLabel | null
+	doors: DateLabel | null
+	/** For a postponed show: the date first announced. */
+	previousStart: DateLabel | null
+	venueName: string
+	address: string | null
+	postalCode: string | null
+	city: string
+	country: string
+	countryName: string | null
+	latitude: number | null
+	longitude: number | null
+	/** A plain link to OpenStreetMap: the coordinates if known, else a search for the address. */
+	mapUrl: string
+	/** Only an http(s) address. */
+	ticketUrl: string | null
+	priceText: string | null
+	/** Rendered by the safe Markdown renderer (raw HTML escaped). */
+	descriptionHtml: string
+	/** The description as plain text, paragraphs on their own lines. */
+	descriptionText: string
+	cover: PublicImage | null
+	createdAt: string
+	updatedAt: string
+	/** Changes whenever what the page shows changes (the event or its cover image). */
+	version: string
+	/** The newest of the event's and its cover's modification times. */
+	lastModified: string
+}
+
+function clean(value: string | null | undefined): string | null {
+	const trimmed = value?.trim()
+	return trimmed ? trimmed : null
+}
+
+export function toEventSummary(row: EventRow, now: Date = new Date()): EventSummary {
+	return {
+		id: row.id,
+		title: row.title,
+		status: row.status,
+		start: dateLabel(row.startsAt),
+		venueName: row.venueName,
+		city: row.city,
+		countryName: countryName(row.country),
+		ticketUrl: safeHttpUrl(row.ticketUrl),
+		priceText: clean(row.priceText),
+		isPast: isPastEvent(row, now),
+	}
+}
+
+export function mapUrl(row: {
+	latitude: number | null
+	longitude: number | null
+	venueName: string
+	address: string | null
+	postalCode: string | null
+	city: string
+	country: string
+}): string {
+	const { latitude: lat, longitude: lon } = row
+	if (lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
+		const la = lat.toFixed(6).replace(/\.?0+$/, '')
+		const lo = lon.toFixed(6).replace(/\.?0+$/, '')
+		return `https://www.openstreetmap.org/?mlat=${la}&mlon=${lo}#map=17/${la}/${lo}`
+	}
+	const query = [row.address ? row.venueName : null, row.address, [row.postalCode, row.city].filter(Boolean).join(' '), countryName(row.country)]
+		.map((part) => clean(part))
+		.filter(Boolean)
+		.join(', ')
+	return `https://www.openstreetmap.org/search?query=${encodeURIComponent(query || row.venueName)}`
+}
+
+/** What identifies the state of a page: the event's and its cover's versions. */
+export function versionOf(row: { updatedAt: Date; published: boolean; coverId: string | null }, coverUpdatedAt: Date | null): string {
+	return [row.updatedAt.getTime(), row.published ? 1 : 0, row.coverId ?? '-', coverUpdatedAt?.getTime() ?? 0].join('.')
+}
+
+export function toEventDetail(row: EventRow, cover: PublicImage | null, coverUpdatedAt: Date | null): EventDetail {
+	const descriptionText = markdownToText(row.description)
+	const lastModified = coverUpdatedAt && coverUpdatedAt > row.updatedAt ? coverUpdatedAt : row.updatedAt
+	return {
+		id: row.id,
+		title: row.title,
+		status: row.status,
+		published: row.published,
+		start: dateLabel(row.startsAt),
+		end: row.endsAt && row.endsAt > row.startsAt ? dateLabel(row.endsAt) : null,
+		doors: row.doorsAt ? dateLabel(row.doorsAt) : null,
+		previousStart: row.status === 'postponed' && row.previousStartsAt ? dateLabel(row.previousStartsAt) : null,
+		venueName: row.venueName,
+		address: clean(row.address),
+		postalCode: clean(row.postalCode),
+		city: row.city,
+		country: (row.country || 'FR').toUpperCase(),
+		countryName: countryName(row.country),
+		latitude: row.latitude,
+		longitude: row.longitude,
+		mapUrl: mapUrl(row),
+		ticketUrl: safeHttpUrl(row.ticketUrl),
+		priceText: clean(row.priceText),
+		descriptionHtml: row.description.trim() ? renderMarkdown(row.description) : '',
+		descriptionText,
+		cover,
+		createdAt: row.createdAt.toISOString(),
+		updatedAt: row.updatedAt.toISOString(),
+		version: versionOf(row, coverUpdatedAt),
+		lastModified: lastModified.toISOString(),
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+/** The moment a show is over, in SQL (the same rule as `endOf`). */
+const endsAtOrDefault = sql`coalesce(${event.endsAt}, ${event.startsAt} + (${DEFAULT_DURATION_MS} * interval '1 millisecond'))`
+
+const upcomingWhere = (now: Date) => and(eq(event.published, true), sql`${endsAtOrDefault} >= ${now.toISOString()}::timestamptz`)
+const pastWhere = (now: Date) => and(eq(event.published, true), sql`${endsAtOrDefault} < ${now.toISOString()}::timestamptz`)
+
+/** Published shows not over yet, soonest first. */
+export async function upcomingEvents(db: Db, options: { now?: Date; limit?: number; offset?: number } = {}): Promise<EventRow[]> {
+	const now = options.now ?? new Date()
+	return db
+		.select()
+		.from(event)
+		.where(upcomingWhere(now))
+		.orderBy(asc(event.startsAt), asc(event.id))
+		.limit(options.limit ?? 1000)
+		.offset(options.offset ?? 0)
+}
+
+/** Published shows that are over, most recent first. */
+export async function pastEvents(db: Db, options: { now?: Date; limit?: number; offset?: number } = {}): Promise<EventRow[]> {
+	const now = options.now ?? new Date()
+	return db
+		.select()
+		.from(event)
+		.where(pastWhere(now))
+		.orderBy(desc(event.startsAt), desc(event.id))
+		.limit(options.limit ?? 1000)
+		.offset(options.offset ?? 0)
+}
+
+export async function countEvents(db: Db, now: Date = new Date()): Promise<{ upcoming: number; past: number }> {
+	const [row] = await db
+		.select({
+			upcoming: sql<number>`count(*) filter (where ${endsAtOrDefault} >= ${now.toISOString()}::timestamptz)`.mapWith(Number),
+			total: count(),
+		})
+		.from(event)
+		.where(eq(event.published, true))
+	const upcoming = row?.upcoming ?? 0
+	return { upcoming, past: (row?.total ?? 0) - upcoming }
+}
+
+export interface EventsPage {
+	page: number
+	pageCount: number
+	perPage: number
+	totals: { upcoming: number; past: number }
+	upcoming: EventSummary[]
+	past: EventSummary[]
+}
+
+/**
+ * One page of /events: the upcoming shows (soonest first) then the past ones (latest first), as
+ * one list cut into pages. `page` is clamped by the caller (see `pageCount`).
+ */
+export async function eventsPage(db: Db, page: number, options: { now?: Date; perPage?: number } = {}): Promise<EventsPage> {
+	const now = options.now ?? new Date()
+	const perPage = options.perPage ?? EVENTS_PER_PAGE
+	const totals = await countEvents(db, now)
+	const pageCount = Math.max(1, Math.ceil((totals.upcoming + totals.past) / perPage))
+	const start = (page - 1) * perPage
+	const upcomingRows =
+		start < totals.upcoming ? await upcomingEvents(db, { now, offset: start, limit: Math.min(perPage, totals.upcoming - start) }) : []
+	const room = perPage - upcomingRows.length
+	const pastOffset = Math.max(0, start - totals.upcoming)
+	const pastRows = room > 0 && pastOffset < totals.past ? await pastEvents(db, { now, offset: pastOffset, limit: room }) : []
+	return {
+		page,
+		pageCount,
+		perPage,
+		totals,
+		upcoming: upcomingRows.map((row) => toEventSummary(row, now)),
+		past: pastRows.map((row) => toEventSummary(row, now)),
+	}
+}
+
+/** The landing's list: the next shows, and whether any past one exists (for the empty state). */
+export async function nextEvents(db: Db, limit: number, now: Date = new Date()): Promise<{ events: EventSummary[]; hasPast: boolean }> {
+	const [rows, [past]] = await Promise.all([
+		upcomingEvents(db, { now, limit }),
+		db.select({ id: event.id }).from(event).where(pastWhere(now)).limit(1),
+	])
+	return { events: rows.map((row) => toEventSummary(row, now)), hasPast: Boolean(past) }
+}
+
+/**
+ * The version of a published event's page, in one indexed lookup (the event joined with its
+ * cover): what the page cache compares before it trusts what it holds. Null: no such public event.
+ */
+export async function publishedEventVersion(db: Db, id: string): Promise<string | null> {
+	if (!isEventId(id)) return null
+	const [row] = await db
+		.select({ updatedAt: event.updatedAt, published: event.published, coverId: event.coverId, coverUpdatedAt: media.updatedAt })
+		.from(event)
+		.leftJoin(media, eq(media.id, event.coverId))
+		.where(eq(event.id, id))
+	if (!row || !row.published) return null
+	return versionOf(row, row.coverUpdatedAt)
+}
+
+/** An event's page; drafts only when asked (an admin's preview). */
+export async function loadEventDetail(db: Db, id: string, options: { includeDrafts?: boolean } = {}): Promise<EventDetail | null> {
+	if (!isEventId(id)) return null
+	const [found] = await db
+		.select({ row: event, coverUpdatedAt: media.updatedAt })
+		.from(event)
+		.leftJoin(media, eq(media.id, event.coverId))
+		.where(eq(event.id, id))
+	if (!found) return null
+	if (!found.row.published && !options.includeDrafts) return null
+	const cover = await publicImage(db, found.row.coverId)
+	return toEventDetail(found.row, cover, found.coverUpdatedAt)
+}
+
+/** Every published event, for the sitemap: its address and when it last changed. */
+export async function publishedEventsForSitemap(db: Db): Promise<{ id: string; updatedAt: Date }[]> {
+	return db
+		.select({ id: event.id, updatedAt: event.updatedAt })
+		.from(event)
+		.where(eq(event.published, true))
+		.orderBy(desc(event.startsAt))
+		.limit(45_000)
+}

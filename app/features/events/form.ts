@@ -1,0 +1,247 @@
+import { z } from 'zod'
+import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/schema.ts'
+import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
+
+/*
+ * The event editor's form: one Zod schema for the browser's constraints (handed over by the
+ * loader, so Zod never reaches the browser) and the server's validation, with its French messages.
+ * Field names are the event's column names. Dates are Europe/Paris wall-clock times, as
+ * <input type="datetime-local"> gives them; `eventValuesFrom` turns a valid form into the row.
+ */
+
+export const EVENT_LIMITS = {
+	title: 120,
+	venueName: 120,
+	city: 80,
+	address: 200,
+	postalCode: 12,
+	ticketUrl: 500,
+	priceText: 60,
+	description: 10_000,
+} as const
+
+/** The years a date may fall in: wide enough for an archive of old shows, narrow enough to catch a typo. */
+const YEAR_MIN = 1950
+const YEAR_MAX = 2100
+
+const frenchNumber = (value: number) => value.toLocaleString('fr-FR')
+
+const MESSAGES = {
+	title: 'Donnez un titre à l’événement.',
+	titleMax: `Le titre ne peut pas dépasser ${EVENT_LIMITS.title} caractères.`,
+	startsAt: 'Indiquez la date et l’heure du début.',
+	date: 'Cette date n’est pas valide : choisissez un jour et une heure.',
+	endAfterStart: 'La fin doit être après le début.',
+	doorsBeforeStart: 'L’ouverture des portes doit précéder le début.',
+	previousRequired: 'Indiquez la date initialement prévue.',
+	venueName: 'Indiquez le nom de la salle ou du lieu.',
+	venueNameMax: `Le nom du lieu ne peut pas dépasser ${EVENT_LIMITS.venueName} caractères.`,
+	address: `L’adresse ne peut pas dépasser ${EVENT_LIMITS.address} caractères.`,
+	postalCode: `Le code postal ne peut pas dépasser ${EVENT_LIMITS.postalCode} caractères.`,
+	city: 'Indiquez la ville.',
+	cityMax: `La ville ne peut pas dépasser ${EVENT_LIMITS.city} caractères.`,
+	country: 'Indiquez le pays par son code à deux lettres : FR, BE, CH…',
+	countryUnknown: 'Ce code pays n’existe pas : utilisez le code à deux lettres (FR, BE, CH, GB…).',
+	latitude: 'La latitude est un nombre entre −90 et 90 (par exemple 48,8566).',
+	longitude: 'La longitude est un nombre entre −180 et 180 (par exemple 2,3522).',
+	bothCoordinates: 'Indiquez la latitude et la longitude, ou aucune des deux.',
+	ticketUrl: 'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+	ticketUrlMax: `L’adresse de la billetterie ne peut pas dépasser ${EVENT_LIMITS.ticketUrl} caractères.`,
+	priceText: `Le prix ne peut pas dépasser ${EVENT_LIMITS.priceText} caractères.`,
+	status: 'Choisissez un statut.',
+	description: `La description ne peut pas dépasser ${frenchNumber(EVENT_LIMITS.description)} caractères.`,
+	cover: 'Cette image n’est pas valide : envoyez-la de nouveau.',
+} as const
+
+export const EVENT_FORM_MESSAGES = MESSAGES
+
+/** A date typed in a datetime-local field that names a real moment of a sensible year. */
+export function isValidEventDate(value: string): boolean {
+	const wall = parseWallClock(value)
+	return wall !== null && wall.year >= YEAR_MIN && wall.year <= YEAR_MAX
+}
+
+const regionNames = new Intl.DisplayNames(['fr'], { type: 'region', fallback: 'none' })
+/** Codes that name no country (unknown region, groupings, pseudo-locales, the reserved UK). */
+const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO', 'UK', 'XA', 'XB'])
+
+/** An ISO 3166-1 alpha-2 country code, in capitals: FR, BE, CH… */
+export function isCountryCode(code: string): boolean {
+	if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false
+	try {
+		return regionNames.of(code) !== undefined
+	} catch {
+		return false
+	}
+}
+
+/** « 48,8566 », « -2.35 », « −0,5 »: a decimal number written the French way or not; null otherwise. */
+export function parseCoordinate(value: string): number | null {
+	const normalised = value.trim().replace(/^[−–]/, '-').replace(',', '.')
+	if (!/^[+-]?\d{1,3}(\.\d{1,12})?$/.test(normalised)) return null
+	const number = Number(normalised)
+	return Number.isFinite(number) ? number : null
+}
+
+/** A ticket office's address: http or https to a host, nothing else (no javascript:, data:, mailto:…). */
+export function isWebAddress(value: string): boolean {
+	if (!/^https?:\/\/[^\s/?#]/i.test(value) || /[\s<>"\\^`{|}]/.test(value)) return false
+	try {
+		const url = new URL(value)
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
+	} catch {
+		return false
+	}
+}
+
+const requiredText = (max: number, missing: string, tooLong: string) =>
+	z.string({ error: missing }).trim().min(1, missing).max(max, tooLong)
+const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
+const requiredDate = (missing: string) =>
+	z.string({ error: missing }).trim().min(1, { message: missing, abort: true }).refine(isValidEventDate, MESSAGES.date)
+const optionalDate = () =>
+	z.string().trim().refine((value) => value === '' || isValidEventDate(value), MESSAGES.date).optional()
+
+const fields = z.object({
+	title: requiredText(EVENT_LIMITS.title, MESSAGES.title, MESSAGES.titleMax),
+	status: z.enum(EVENT_STATUSES, { error: MESSAGES.status }),
+	previousStartsAt: optionalDate(),
+	doorsAt: optionalDate(),
+	startsAt: requiredDate(MESSAGES.startsAt),
+	endsAt: optionalDate(),
+	venueName: requiredText(EVENT_LIMITS.venueName, MESSAGES.venueName, MESSAGES.venueNameMax),
+	address: optionalText(EVENT_LIMITS.address, MESSAGES.address),
+	postalCode: optionalText(EVENT_LIMITS.postalCode, MESSAGES.postalCode),
+	city: requiredText(EVENT_LIMITS.city, MESSAGES.city, MESSAGES.cityMax),
+	country: z
+		.string({ error: MESSAGES.country })
+		.trim()
+		.toUpperCase()
+		.refine((code) => /^[A-Z]{2}$/.test(code), { message: MESSAGES.country, abort: true })
+		.refine(isCountryCode, MESSAGES.countryUnknown),
+	latitude: z
+		.string()
+		.trim()
+		.refine((value) => {
+			if (value === '') return true
+			const number = parseCoordinate(value)
+			return number !== null && number >= -90 && number <= 90
+		}, MESSAGES.latitude)
+		.optional(),
+	longitude: z
+		.string()
+		.trim()
+		.refine((value) => {
+			if (value === '') return true
+			const number = parseCoordinate(value)
+			return number !== null && number >= -180 && number <= 180
+		}, MESSAGES.longitude)
+		.optional(),
+	ticketUrl: z
+		.string()
+		.trim()
+		.max(EVENT_LIMITS.ticketUrl, { message: MESSAGES.ticketUrlMax, abort: true })
+		.refine(isWebAddress, MESSAGES.ticketUrl)
+		.optional(),
+	priceText: optionalText(EVENT_LIMITS.priceText, MESSAGES.priceText),
+	// Line breaks counted as the browser counts them (one character), whatever it sends.
+	description: z
+		.string()
+		.transform((text) => text.replace(/\r\n?/g, '\n'))
+		.pipe(z.string().max(EVENT_LIMITS.description, MESSAGES.description))
+		.optional(),
+	coverId: z
+		.string()
+		.trim()
+		.max(64, { message: MESSAGES.cover, abort: true })
+		.refine((id) => /^[A-Za-z0-9_-]+$/.test(id), MESSAGES.cover)
+		.optional(),
+})
+
+/** Reads a date field of the (possibly partly invalid) value under check. */
+function instantOf(value: unknown): number | null {
+	if (typeof value !== 'string' || !isValidEventDate(value)) return null
+	return parisWallClockToInstant(value)?.getTime() ?? null
+}
+
+/**
+ * The rules between fields. They run even when another field is wrong (`when`), so that every
+ * error shows at once rather than one round after another.
+ */
+export const EventFormSchema = fields.superRefine(
+	(value, ctx) => {
+		const v = value as Partial<Record<keyof typeof value, unknown>>
+		const start = instantOf(v.startsAt)
+		const end = instantOf(v.endsAt)
+		const doors = instantOf(v.doorsAt)
+		if (start !== null && end !== null && end <= start) {
+			ctx.addIssue({ code: 'custom', path: ['endsAt'], message: MESSAGES.endAfterStart })
+		}
+		if (start !== null && doors !== null && doors >= start) {
+			ctx.addIssue({ code: 'custom', path: ['doorsAt'], message: MESSAGES.doorsBeforeStart })
+		}
+		if (v.status === 'postponed' && (typeof v.previousStartsAt !== 'string' || v.previousStartsAt.trim() === '')) {
+			ctx.addIssue({ code: 'custom', path: ['previousStartsAt'], message: MESSAGES.previousRequired })
+		}
+		const hasLatitude = typeof v.latitude === 'string' && v.latitude.trim() !== ''
+		const hasLongitude = typeof v.longitude === 'string' && v.longitude.trim() !== ''
+		if (hasLatitude && !hasLongitude) ctx.addIssue({ code: 'custom', path: ['longitude'], message: MESSAGES.bothCoordinates })
+		if (hasLongitude && !hasLatitude) ctx.addIssue({ code: 'custom', path: ['latitude'], message: MESSAGES.bothCoordinates })
+	},
+	{ when: () => true },
+)
+
+/** What the form sends, field by field (every value a string, as the browser sends it). */
+export type EventFormInput = z.input<typeof EventFormSchema>
+export type EventFormOutput = z.output<typeof EventFormSchema>
+
+/** An event's editable values, as stored. */
+export interface EventValues {
+	title: string
+	status: EventStatus
+	previousStartsAt: Date | null
+	doorsAt: Date | null
+	startsAt: Date
+	endsAt: Date | null
+	venueName: string
+	address: string | null
+	postalCode: string | null
+	city: string
+	country: string
+	latitude: number | null
+	longitude: number | null
+	ticketUrl: string | null
+	priceText: string | null
+	description: string
+	coverId: string | null
+}
+
+const orNull = (text: string | undefined) => (text && text.trim() !== '' ? text : null)
+const dateOrNull = (text: string | undefined) => (text ? parisWallClockToInstant(text) : null)
+
+/** The row's values from a form the schema accepted. */
+export function eventValuesFrom(form: EventFormOutput): EventValues {
+	const latitude = form.latitude ? parseCoordinate(form.latitude) : null
+	const longitude = form.longitude ? parseCoordinate(form.longitude) : null
+	const bothCoordinates = latitude !== null && longitude !== null
+	return {
+		title: form.title,
+		status: form.status,
+		// A date planned first only means something for a postponed show.
+		previousStartsAt: form.status === 'postponed' ? dateOrNull(form.previousStartsAt) : null,
+		doorsAt: dateOrNull(form.doorsAt),
+		startsAt: parisWallClockToInstant(form.startsAt)!,
+		endsAt: dateOrNull(form.endsAt),
+		venueName: form.venueName,
+		address: orNull(form.address),
+		postalCode: orNull(form.postalCode),
+		city: form.city,
+		country: form.country,
+		latitude: bothCoordinates ? latitude : null,
+		longitude: bothCoordinates ? longitude : null,
+		ticketUrl: orNull(form.ticketUrl),
+		priceText: orNull(form.priceText),
+		description: (form.description ?? '').replace(/\s+$/, ''),
+		coverId: orNull(form.coverId),
+	}
+}
