@@ -1,10 +1,11 @@
 /*
  * The end-to-end suite: Debian's Chromium (driven by playwright-core) against the production build,
- * served by server/index.ts on a free port with a fresh data folder and an SMTP server of the
- * test's own. One server and one browser for the whole run; each spec opens its own browser
+ * served by server/index.ts on a free port with a fresh data folder, an SMTP server and an OpenID
+ * Connect provider of the test's own (both in this process). One server and one browser for the whole run; each spec opens its own browser
  * contexts (its own visitors). Run with `npm run test:e2e` after `npm run build` (BUILD_DIR picks
  * another build folder). The run's checks (accessibility, third-party requests, clean shutdown)
- * come last.
+ * come last. E2E_SHOTS_DIR=<folder> keeps screenshots of the account pages at 375 px;
+ * E2E_SERVER_LOG=<file> keeps what the server printed.
  */
 import { after, before, describe } from 'node:test'
 import { setUp, tearDown } from './support/harness.ts'
@@ -12,7 +13,11 @@ import { adminSpecs } from './specs/admin.ts'
 import { apiSpecs } from './specs/api.ts'
 import { authSpecs } from './specs/auth.ts'
 import { errorSpecs } from './specs/errors.ts'
+import { eventSpecs } from './specs/events.ts'
+import { federatedSpecs } from './specs/federated.ts'
 import { headerSpecs } from './specs/headers.ts'
+import { mailLinkSpecs } from './specs/mail-links.ts'
+import { phoneSpecs } from './specs/phone.ts'
 import { redirectSpecs } from './specs/redirects.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
@@ -22,11 +27,19 @@ after(tearDown, { timeout: 30_000 })
 
 describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	authSpecs()
+	// Independent visitors that mostly wait for the provider's round trips and for mail: side by side.
+	describe('federated sign-in and mailed links', { concurrency: 3 }, () => {
+		federatedSpecs()
+		mailLinkSpecs()
+		phoneSpecs()
+	})
 	redirectSpecs()
 	adminSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()
 	headerSpecs()
+	// Public event pages, on a server of their own with seeded events (see specs/events.ts).
+	eventSpecs()
 	runChecks()
 })

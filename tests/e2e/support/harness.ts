@@ -4,10 +4,12 @@
  * by the suite's entry (tests/e2e/suite.e2e.ts); specs read `h` inside their tests.
  */
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startMailbox, type Mailbox } from './mailbox.ts'
-import { startServer, type RunningServer } from './server.ts'
+import { startOidcProvider, type OidcServer } from './oidc.ts'
+import { freePort, startServer, type RunningServer } from './server.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..')
 export const ADMIN_EMAIL = 'admin-e2e@example.test'
@@ -21,8 +23,9 @@ const CHROMIUM_ARGS = [
 	'--disable-background-networking',
 	'--disable-component-update',
 	'--disable-sync',
-	// Belt and braces: no host name but localhost resolves, so nothing can reach the internet.
-	'--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
+	// Belt and braces: no host name but localhost (the site) and 127.0.0.1 (the test's OpenID
+	// provider) resolves, so nothing can reach the internet. IP literals go through these rules too.
+	'--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
 ]
 
 export interface SeenRequest {
@@ -36,6 +39,8 @@ export interface Harness {
 	server: RunningServer
 	/** The SMTP server the site sends its mails to. */
 	mailbox: Mailbox
+	/** The OpenID Connect provider the site is configured with (OIDC_ISSUER…), on 127.0.0.1. */
+	oidc: OidcServer
 	browser: Browser
 	origin: string
 	/** Every request any page of any context made, in order. */
@@ -56,6 +61,12 @@ function nextVisitorAddress(): string {
 	return `203.0.113.${visitors % 250 + 1}`
 }
 
+/**
+ * For a describe whose tests follow one another (one visitor's story): its tests run one at a time
+ * even when the describe itself runs beside others (node:test hands a suite's concurrency down).
+ */
+export const SEQUENTIAL = { concurrency: 1 } as const
+
 /** The shared harness; only valid inside tests (after the suite's `before`). */
 export const h = new Proxy({} as Harness, {
 	get(_target, key) {
@@ -66,41 +77,62 @@ export const h = new Proxy({} as Harness, {
 
 export async function setUp(): Promise<void> {
 	const buildDir = process.env.BUILD_DIR ?? 'build'
+	// The OpenID provider must answer before the site starts (the site reads its discovery document
+	// then), and its client must know the site's callback: so the site's port is chosen first.
+	const port = await freePort()
+	const siteOrigin = `http://localhost:${port}`
 	const mailbox = await startMailbox()
+	let oidc: OidcServer
+	try {
+		oidc = await startOidcProvider({ redirectUri: `${siteOrigin}/api/auth/callback/oidc`, name: 'Identité Test' })
+	} catch (error) {
+		await mailbox.close()
+		throw error
+	}
 	let server: RunningServer
 	try {
 		server = await startServer({
 			root: ROOT,
 			buildDir,
+			port,
 			env: {
 				ADMIN_EMAILS: ADMIN_EMAIL,
 				SMTP_URL: mailbox.url,
 				// Each visitor (browser context) comes from its own address through X-Forwarded-For, as
 				// real visitors do, so that the per-address rate limits apply per visitor.
 				TRUST_PROXY: 'loopback',
+				...oidc.siteEnv,
 			},
 		})
 	} catch (error) {
+		await oidc.close()
 		await mailbox.close()
 		throw error
 	}
+	if (server.origin !== siteOrigin) throw new Error(`the site answers on ${server.origin}, not ${siteOrigin}`)
 	let browser: Browser
 	try {
 		browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 })
 	} catch (error) {
 		await server.dispose()
+		await oidc.close()
 		await mailbox.close()
 		throw new Error(`Chromium did not start from ${CHROMIUM} (install Debian's chromium): ${(error as Error).message}`)
 	}
-	process.stderr.write(`e2e: ${buildDir} served on ${server.origin} (ready in ${(server.readyMs / 1000).toFixed(1)} s), Chromium ${browser.version()}\n`)
-	state = { server, mailbox, browser, origin: server.origin, requests: [], problems: [], serverErrors: [], contexts: new Set() }
+	process.stderr.write(
+		`e2e: ${buildDir} served on ${server.origin} (ready in ${(server.readyMs / 1000).toFixed(1)} s), OpenID provider on ${oidc.origin}, Chromium ${browser.version()}\n`,
+	)
+	state = { server, mailbox, oidc, browser, origin: server.origin, requests: [], problems: [], serverErrors: [], contexts: new Set() }
 }
 
 export async function tearDown(): Promise<void> {
 	if (!state) return
-	const { browser, server, mailbox } = state
+	const { browser, server, mailbox, oidc } = state
 	await browser.close().catch(() => {})
+	// E2E_SERVER_LOG=<file> keeps what the server printed, for a person looking into a failure.
+	if (process.env.E2E_SERVER_LOG) fs.writeFileSync(process.env.E2E_SERVER_LOG, server.output())
 	await server.dispose()
+	await oidc.close()
 	await mailbox.close()
 }
 

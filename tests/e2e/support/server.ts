@@ -39,6 +39,8 @@ export interface StartOptions {
 	buildDir: string
 	/** Extra environment for the server. */
 	env?: Record<string, string>
+	/** The port to listen on (when something must know the site's address before it starts); a free one otherwise. */
+	port?: number
 	startTimeoutMs?: number
 }
 
@@ -76,7 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 	const node = path.join(root, 'node_modules', '.bin', 'node')
 	if (!fs.existsSync(node)) throw new Error(`${node} is missing: run \`npm ci\` (the project brings its own Node.js).`)
 
-	const port = await freePort()
+	const port = options.port ?? (await freePort())
 	const origin = `http://localhost:${port}`
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'band-site-e2e-'))
 
