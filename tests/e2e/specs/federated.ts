@@ -246,5 +246,25 @@ export function federatedSpecs() {
 			await page.getByRole('button', { name: t('settings.methods.link', { name: h.oidc.name }) }).waitFor()
 			await page.close()
 		})
+
+		test('even after the victim confirms the address from the mail, the provider opens no door into that account', async () => {
+			// The verification mail went to the victim's inbox; a victim who clicks it proves the address
+			// is theirs, but the password is still the attacker's. Linking the provider now would share
+			// one account between both of them.
+			await confirmAddress(victim, { ...newMember('Alex'), email: alex.email })
+			assert.equal((await me(attacker)).emailVerified, true, 'the address is now confirmed')
+
+			const page = await victim.newPage()
+			const trip = await signInWithProvider(page, alex)
+			const landed = `${trip.landedOn.pathname}${trip.landedOn.search}`
+			const session = await me(victim)
+			assert.notEqual(session.id, attackerId, `the victim was signed into the attacker's account (landed on ${landed})`)
+			assert.equal(session.status, 401, `the victim got a session (${JSON.stringify(session)}), landed on ${landed}`)
+			assert.equal(trip.landedOn.searchParams.get('error'), 'account_not_linked', `landed on ${landed}`)
+			await page.waitForLoadState('load')
+			assert.equal(await signInAlert(page), t('auth.errors.providerAccountNotLinked'))
+			assert.deepEqual(await signInMethods(attacker), ['credential'], 'the account must not gain the provider')
+			await page.close()
+		})
 	})
 }
