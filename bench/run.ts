@@ -73,7 +73,7 @@ const LINK_IN_BIO_URL = 'http://127.0.0.1:9/lien-bench'
  * than removed, so that a .env file (which server/production-mode.ts reads) cannot fill them in.
  */
 function siteEnv(port: number): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = { ...process.env }
+	const env: NodeJS.ProcessEnv = { ...process.env, IGNORE_DOTENV: '1' }
 	for (const key of Object.keys(env)) {
 		if (/^(S3_|SMTP_)/.test(key)) env[key] = ''
 	}

@@ -64,6 +64,7 @@ export async function ensureBuild(buildDir: string): Promise<void> {
 		await run('npm', ['run', 'build'], {
 			PATH: process.env.PATH ?? '/usr/bin:/bin',
 			HOME: process.env.HOME ?? os.tmpdir(),
+		IGNORE_DOTENV: '1',
 			TMPDIR: os.tmpdir(),
 			BUILD_DIR: buildDir,
 		})
@@ -112,6 +113,7 @@ export async function startSiteServer(options: {
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? '/usr/bin:/bin',
 		HOME: process.env.HOME ?? os.tmpdir(),
+		IGNORE_DOTENV: '1',
 		TMPDIR: os.tmpdir(),
 		NODE_ENV: 'production',
 		BUILD_DIR: options.buildDir,

@@ -87,6 +87,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? '/usr/bin:/bin',
 		HOME: process.env.HOME ?? os.tmpdir(),
+		IGNORE_DOTENV: '1',
 		TMPDIR: os.tmpdir(),
 		NODE_ENV: 'production',
 		BUILD_DIR: buildDir,
