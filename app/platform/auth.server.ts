@@ -7,13 +7,12 @@ import type { AuthEmails } from './auth-emails.server.tsx'
 import type { Db } from './db/client.server.ts'
 import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
+import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
 import type { Logger } from 'pino'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address'
 
-export const PASSWORD_MIN_LENGTH = 12
-export const PASSWORD_MAX_LENGTH = 128
 /** A verification link lives a day; a reset link an hour. */
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600
 export const RESET_PASSWORD_TTL_SECONDS = 3600
@@ -122,8 +121,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			// Sign-up never says whether an address already has an account: the route signs the new
 			// member in itself, and the owner of an existing address gets a mail instead.
 			autoSignIn: false,
-			minPasswordLength: PASSWORD_MIN_LENGTH,
-			maxPasswordLength: PASSWORD_MAX_LENGTH,
+			minPasswordLength: PASSWORD_MIN,
+			maxPasswordLength: PASSWORD_MAX,
 			revokeSessionsOnPasswordReset: true,
 			resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
 			sendResetPassword: async ({ user, token }) => {

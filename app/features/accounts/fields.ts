@@ -4,9 +4,9 @@ import { z } from 'zod'
  * The fields every account form shares, with their French messages. Routes build their form
  * schemas from these, so that sign-up, sign-in, settings and reset say the same thing.
  */
-import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './rules.ts'
+import { CITY_MAX, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './rules.ts'
 
-export { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN }
+export { CITY_MAX, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN }
 
 export const emailField = z
 	.string({ error: 'Saisissez votre adresse e-mail.' })
@@ -31,6 +31,9 @@ export const nameField = z
 	.trim()
 	.min(1, 'Indiquez votre nom ou un pseudonyme.')
 	.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`)
+
+/** A town, optional: an empty value clears it. */
+export const cityField = z.string().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`)
 
 /** A same-site path sent along with a form, checked again by safeRedirect before use. */
 export const redirectToField = z.string().max(2048).optional()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CITY_MAX, NAME_MAX, parseProfileUpdate } from './profile.server.ts'
+import { parseProfileUpdate } from './profile.server.ts'
+import { CITY_MAX, NAME_MAX } from './rules.ts'
 
 describe('parseProfileUpdate (the updateUserData payload)', () => {
 	it('accepts values to set and fields to clear', () => {

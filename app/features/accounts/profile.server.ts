@@ -2,13 +2,11 @@ import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { user } from '#app/platform/db/schema.ts'
+import { cityField } from './fields.ts'
+import { NAME_MAX } from './rules.ts'
 import type { Profile } from './types.ts'
 
 export type { Profile }
-
-
-export const NAME_MAX = 80
-export const CITY_MAX = 80
 
 /** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
 const settable = {
@@ -17,7 +15,7 @@ const settable = {
 		.trim()
 		.min(1, 'Le nom ne peut pas être vide.')
 		.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
-	city: z.string().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`),
+	city: cityField,
 } as const
 const clearable = ['city', 'image'] as const
 

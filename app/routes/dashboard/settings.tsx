@@ -15,10 +15,10 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { deleteAccount } from '#app/features/accounts/account-data.server.ts'
 import { failureHeaders, limit, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
-import { currentPasswordField, emailField, nameField, newPasswordField } from '#app/features/accounts/fields.ts'
+import { cityField, currentPasswordField, emailField, nameField, newPasswordField } from '#app/features/accounts/fields.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
-import { CITY_MAX, getProfile, updateProfile } from '#app/features/accounts/profile.server.ts'
+import { getProfile, updateProfile } from '#app/features/accounts/profile.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 import {
 	changePassword,
@@ -53,7 +53,7 @@ const passwordsMatch = (value: { newPassword: string; confirm: string }, ctx: z.
 
 const ProfileSchema = z.object({
 	name: nameField,
-	city: z.string().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`).optional(),
+	city: cityField.optional(),
 })
 const EmailSchema = z.object({ newEmail: emailField, currentPassword: currentPasswordField })
 const EmailWithoutPasswordSchema = z.object({ newEmail: emailField })
