@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import lockfile from 'proper-lockfile'
 import * as schema from './schema.ts'
+import { getLogger } from '../logger.server.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -42,6 +43,11 @@ const MIGRATION_LOCK_KEY = 727_274_001
 
 export async function openPostgres(url: string): Promise<Database> {
 	const pool = new pg.Pool({ connectionString: url, max: 10 })
+	// An idle connection closed by the server (a restart, a failover, an administrator) is dropped
+	// from the pool and replaced on next use; unheard, its error would crash the process.
+	pool.on('error', (error) =>
+		getLogger().warn({ code: (error as { code?: string }).code, reason: error.message }, 'PostgreSQL connection lost; it will be replaced'),
+	)
 	const client = await pool.connect()
 	try {
 		await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
