@@ -13,12 +13,7 @@ import { getLogger } from '#app/platform/logger.server.ts'
 
 export const streamTimeout = 5_000
 
-export default function handleRequest(
-	request: Request,
-	responseStatusCode: number,
-	responseHeaders: Headers,
-	routerContext: EntryContext,
-) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
 	const nonce = randomBytes(16).toString('base64')
 	const userAgent = request.headers.get('user-agent')
 	// Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
@@ -39,7 +34,10 @@ export default function handleRequest(
 					const body = new PassThrough()
 					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 					if (process.env.NODE_ENV === 'production') {
-						responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }))
+						responseHeaders.set(
+							'Content-Security-Policy',
+							contentSecurityPolicy(nonce, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
+						)
 					}
 					resolve(
 						new Response(createReadableStreamFromReadable(body), {
@@ -75,5 +73,7 @@ export { startBackground } from '#app/background.server.ts'
 const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }
 if (import.meta.env.DEV && !devHolder.__bandBackground) {
 	devHolder.__bandBackground = true
-	void import('#app/background.server.ts').then((m) => m.startBackground()).catch((error) => getLogger().error({ err: error }, 'background work failed to start'))
+	void import('#app/background.server.ts')
+		.then((m) => m.startBackground())
+		.catch((error) => getLogger().error({ err: error }, 'background work failed to start'))
 }

@@ -116,8 +116,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 		if (error.status === 403) return <ErrorPage code={403} title={t('errors.forbidden.title')} body={t('errors.forbidden.body')} />
 		if (error.status === 404 || error.status === 405)
 			return <ErrorPage code={404} title={t('errors.notFound.title')} body={t('errors.notFound.body')} />
-		if (error.status === 429)
-			return <ErrorPage code={429} title={t('errors.tooMany.title')} body={t('errors.tooMany.body')} />
+		if (error.status === 429) return <ErrorPage code={429} title={t('errors.tooMany.title')} body={t('errors.tooMany.body')} />
 		if (error.status >= 400 && error.status < 500)
 			return <ErrorPage code={error.status} title={t('errors.badRequest.title')} body={t('errors.badRequest.body')} />
 	}

@@ -28,15 +28,26 @@ const RESULTS = path.join(import.meta.dirname, 'RESULTS-event-page.md')
 const LOAD = { connections: 50, warmupSeconds: 3, seconds: 10, rounds: 3 }
 const nodeBin = process.execPath
 const started = new Date()
-const log = (message: string) => console.log(`[event bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(3)} s] ${message}`)
+const log = (message: string) =>
+	console.log(`[event bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(3)} s] ${message}`)
 const tempDirs: string[] = []
 
 function build() {
 	if (process.argv.includes('--no-build') && fs.existsSync(path.join(BUILD, 'server', 'index.js'))) return
 	log(`building into ${BUILD_DIR}/`)
 	const env = { ...process.env, BUILD_DIR, PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` }
-	execFileSync(nodeBin, [fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router')), 'build'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 })
-	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 })
+	execFileSync(nodeBin, [fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router')), 'build'], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 180_000,
+	})
+	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 120_000,
+	})
 }
 
 /** The site's environment: embedded defaults, service variables blanked (a .env file cannot fill them in). */
@@ -95,12 +106,23 @@ function cpuMs(pid: number | undefined): number {
 	}
 }
 
-type CannonResult = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; timeouts: number }
+type CannonResult = {
+	requests: { average: number; total: number }
+	latency: { p50: number; p99: number }
+	errors: number
+	timeouts: number
+}
 
 async function cannon(target: Target, seconds: number): Promise<Round> {
 	const before = cpuMs(target.pid)
 	let unexpected = 0
-	const instance = autocannon({ url: target.url, connections: LOAD.connections, duration: seconds, pipelining: 1, headers: target.headers } as never)
+	const instance = autocannon({
+		url: target.url,
+		connections: LOAD.connections,
+		duration: seconds,
+		pipelining: 1,
+		headers: target.headers,
+	} as never)
 	instance.on('response', (_client, statusCode) => {
 		if (statusCode !== target.status) unexpected++
 	})
@@ -141,7 +163,11 @@ async function main() {
 	const ids = JSON.parse(seeded.trim().split('\n').at(-1)!) as { scheduled: string }
 
 	log('starting our server')
-	const ours = start(nodeBin, [path.join(ROOT, 'server/index.ts')], { cwd: ROOT, env: siteEnv(port, dataDir), logFile: path.join(TMP, 'event-server.log') })
+	const ours = start(nodeBin, [path.join(ROOT, 'server/index.ts')], {
+		cwd: ROOT,
+		env: siteEnv(port, dataDir),
+		logFile: path.join(TMP, 'event-server.log'),
+	})
 	await waitForHttp(`${origin}/healthz`, ours, 90_000)
 	const pageUrl = `${origin}/events/${ids.scheduled}`
 	const first = await fetch(pageUrl)
@@ -158,8 +184,21 @@ async function main() {
 
 	const targets: Target[] = [
 		{ name: 'ssr', label: 'SSR event page with a cover, anonymous (our server)', url: pageUrl, pid: ours.pid, status: 200 },
-		{ name: 'static', label: 'the same HTML as a static file (plain node:http)', url: `http://127.0.0.1:${staticPort}/`, pid: staticServer.pid, status: 200 },
-		{ name: '304', label: 'the event page revalidated (If-None-Match → 304)', url: pageUrl, pid: ours.pid, headers: { 'if-none-match': etag }, status: 304 },
+		{
+			name: 'static',
+			label: 'the same HTML as a static file (plain node:http)',
+			url: `http://127.0.0.1:${staticPort}/`,
+			pid: staticServer.pid,
+			status: 200,
+		},
+		{
+			name: '304',
+			label: 'the event page revalidated (If-None-Match → 304)',
+			url: pageUrl,
+			pid: ours.pid,
+			headers: { 'if-none-match': etag },
+			status: 304,
+		},
 		{ name: 'landing', label: 'the landing with its 5 next events (our server)', url: `${origin}/`, pid: ours.pid, status: 200 },
 	]
 	for (const target of targets) {
@@ -172,7 +211,9 @@ async function main() {
 			const target = targets[(k + round) % targets.length]!
 			const result = await cannon(target, LOAD.seconds)
 			rounds.get(target.name)!.push(result)
-			log(`round ${round + 1} ${target.name}: ${num(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${(result.cpuMs / result.requests).toFixed(2)} ms CPU/request, unexpected statuses ${result.non2xx}, errors ${result.errors}`)
+			log(
+				`round ${round + 1} ${target.name}: ${num(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${(result.cpuMs / result.requests).toFixed(2)} ms CPU/request, unexpected statuses ${result.non2xx}, errors ${result.errors}`,
+			)
 		}
 	}
 	await Promise.all([stop(ours), stop(staticServer)])
@@ -180,18 +221,32 @@ async function main() {
 	const rps = (name: string) => median(rounds.get(name)!.map((r) => r.reqPerSec))
 	const cpu = (name: string) => sum(rounds.get(name)!.map((r) => r.cpuMs)) / sum(rounds.get(name)!.map((r) => r.requests))
 	const out: string[] = ['# Event page under load', '']
-	out.push(`Written by \`node bench/event-page.ts\`; ${started.toISOString()}; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}; Node ${process.version}; build \`${BUILD_DIR}/\`; load average ${os.loadavg()[0]?.toFixed(1)} at the end.`, '')
-	out.push(`Method: autocannon, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s taking the targets in turn (rotating order). Our server: production build, fresh PGlite data folder seeded with the demo events (scripts/seed-demo.ts), the page measured has a ready cover (AVIF, WebP, JPEG at 4 widths). HTML size ${num(Buffer.byteLength(html))} bytes, no compression (autocannon sends no Accept-Encoding).`, '')
+	out.push(
+		`Written by \`node bench/event-page.ts\`; ${started.toISOString()}; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}; Node ${process.version}; build \`${BUILD_DIR}/\`; load average ${os.loadavg()[0]?.toFixed(1)} at the end.`,
+		'',
+	)
+	out.push(
+		`Method: autocannon, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s taking the targets in turn (rotating order). Our server: production build, fresh PGlite data folder seeded with the demo events (scripts/seed-demo.ts), the page measured has a ready cover (AVIF, WebP, JPEG at 4 widths). HTML size ${num(Buffer.byteLength(html))} bytes, no compression (autocannon sends no Accept-Encoding).`,
+		'',
+	)
 	out.push('| target | req/s (median round) | rounds | p50 | p99 | CPU per request | unexpected status / errors |')
 	out.push('| --- | ---: | --- | ---: | ---: | ---: | ---: |')
 	for (const target of targets) {
 		const r = rounds.get(target.name)!
-		out.push(`| ${target.label} | **${num(rps(target.name))}** | ${r.map((x) => num(x.reqPerSec)).join(' / ')} | ${median(r.map((x) => x.p50))} ms | ${median(r.map((x) => x.p99))} ms | ${cpu(target.name).toFixed(2)} ms | ${sum(r.map((x) => x.non2xx))} / ${sum(r.map((x) => x.errors))} |`)
+		out.push(
+			`| ${target.label} | **${num(rps(target.name))}** | ${r.map((x) => num(x.reqPerSec)).join(' / ')} | ${median(r.map((x) => x.p50))} ms | ${median(r.map((x) => x.p99))} ms | ${cpu(target.name).toFixed(2)} ms | ${sum(r.map((x) => x.non2xx))} / ${sum(r.map((x) => x.errors))} |`,
+		)
 	}
 	out.push('')
-	out.push(`- Static ÷ SSR event page = **${(rps('static') / rps('ssr')).toFixed(1)}×** in req/s (SSR reaches ${((rps('ssr') / rps('static')) * 100).toFixed(1)} % of the static file).`)
-	out.push(`- A revalidation (304) costs ${((cpu('304') / cpu('ssr')) * 100).toFixed(0)} % of the CPU of a 200 answer: ${num(rps('304'))} req/s.`)
-	out.push(`- Anonymous event pages come from the in-process cache (features/events/cache.server.ts): rendered once per version of the event, then served from memory with a fresh CSP nonce; the database is asked at most once per event every 5 s (one indexed lookup). The landing (for comparison) renders on every request; its list of next events is cached the same way.`)
+	out.push(
+		`- Static ÷ SSR event page = **${(rps('static') / rps('ssr')).toFixed(1)}×** in req/s (SSR reaches ${((rps('ssr') / rps('static')) * 100).toFixed(1)} % of the static file).`,
+	)
+	out.push(
+		`- A revalidation (304) costs ${((cpu('304') / cpu('ssr')) * 100).toFixed(0)} % of the CPU of a 200 answer: ${num(rps('304'))} req/s.`,
+	)
+	out.push(
+		`- Anonymous event pages come from the in-process cache (features/events/cache.server.ts): rendered once per version of the event, then served from memory with a fresh CSP nonce; the database is asked at most once per event every 5 s (one indexed lookup). The landing (for comparison) renders on every request; its list of next events is cached the same way.`,
+	)
 	out.push('')
 	fs.writeFileSync(RESULTS, out.join('\n'))
 	log(`wrote ${path.relative(ROOT, RESULTS)}`)

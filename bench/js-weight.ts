@@ -141,7 +141,10 @@ export function readChunks(projectRoot: string, assetsDir: string, mapsDir: stri
 				const raw = index >= 0 ? map.sources[index] : undefined
 				// Sources are relative to where the map was written: the assets folder.
 				const source = raw
-					? path.relative(projectRoot, path.resolve(assetsDir, map.sourceRoot ?? '', raw)).split(path.sep).join('/')
+					? path
+							.relative(projectRoot, path.resolve(assetsDir, map.sourceRoot ?? '', raw))
+							.split(path.sep)
+							.join('/')
 					: GLUE
 				perSource.set(source, (perSource.get(source) ?? 0) + chars)
 			}

@@ -160,7 +160,12 @@ function build() {
 	fs.rmSync(BUILD, { recursive: true, force: true })
 	const env = { ...process.env, BUILD_DIR, PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` }
 	const cli = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router'))
-	execFileSync(nodeBin, [cli, 'build', '--sourcemapClient', 'hidden'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 })
+	execFileSync(nodeBin, [cli, 'build', '--sourcemapClient', 'hidden'], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 180_000,
+	})
 	// The maps must not be served nor counted: move them next to the build.
 	fs.mkdirSync(SOURCEMAPS, { recursive: true })
 	const assets = path.join(CLIENT, 'assets')
@@ -168,7 +173,12 @@ function build() {
 		if (file.endsWith('.map')) fs.renameSync(path.join(assets, file), path.join(SOURCEMAPS, file))
 	}
 	// As `npm run build` does: .br and .gz siblings for the server to send as they are.
-	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 })
+	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 120_000,
+	})
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,8 +284,13 @@ async function measureRound(target: Target, seconds: number): Promise<Round> {
 		fewestPerConnection: r.perConnection[0] ?? 0,
 		mostPerConnection: r.perConnection.at(-1) ?? 0,
 	}
-	log(`  ${target.name}: ${Math.round(round.reqPerSec)} req/s, p50 ${round.p50} ms, p99 ${round.p99} ms, ${(round.cpuMs / round.requests).toFixed(2)} ms CPU/request, max ${round.maxLatency} ms, responses per connection ${round.fewestPerConnection}–${round.mostPerConnection}, non-2xx ${round.non2xx}, errors ${round.errors}`)
-	if (round.non2xx || round.errors) warnings.push(`${target.name}: ${round.non2xx} non-2xx responses and ${round.errors} errors (mostly timeouts: no answer in 10 s) in one ${seconds} s round`)
+	log(
+		`  ${target.name}: ${Math.round(round.reqPerSec)} req/s, p50 ${round.p50} ms, p99 ${round.p99} ms, ${(round.cpuMs / round.requests).toFixed(2)} ms CPU/request, max ${round.maxLatency} ms, responses per connection ${round.fewestPerConnection}–${round.mostPerConnection}, non-2xx ${round.non2xx}, errors ${round.errors}`,
+	)
+	if (round.non2xx || round.errors)
+		warnings.push(
+			`${target.name}: ${round.non2xx} non-2xx responses and ${round.errors} errors (mostly timeouts: no answer in 10 s) in one ${seconds} s round`,
+		)
 	return round
 }
 
@@ -347,7 +362,13 @@ async function runLighthouse(origin: string, page: string, port: number): Promis
 		scores[id] = typeof score === 'number' ? Math.round(score * 100) : null
 	}
 	const metrics: Record<string, string> = {}
-	for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+	for (const id of [
+		'first-contentful-paint',
+		'largest-contentful-paint',
+		'total-blocking-time',
+		'cumulative-layout-shift',
+		'speed-index',
+	]) {
 		metrics[id] = lhr.audits[id]?.displayValue ?? '—'
 	}
 	// Audits that count towards a score and did not pass fully.
@@ -357,7 +378,8 @@ async function runLighthouse(origin: string, page: string, port: number): Promis
 			const audit = lhr.audits[ref.id]
 			if (!audit || ref.weight === 0) continue
 			if (audit.scoreDisplayMode !== 'binary' && audit.scoreDisplayMode !== 'numeric') continue
-			if (audit.score !== null && audit.score < 0.9) failing.push(`${id}: ${audit.id} (${Math.round(audit.score * 100)})${audit.displayValue ? ` ${audit.displayValue}` : ''}`)
+			if (audit.score !== null && audit.score < 0.9)
+				failing.push(`${id}: ${audit.id} (${Math.round(audit.score * 100)})${audit.displayValue ? ` ${audit.displayValue}` : ''}`)
 		}
 	}
 	log(`  ${CATEGORIES.map((c) => `${c} ${scores[c] ?? '—'}`).join(', ')}`)
@@ -401,7 +423,14 @@ async function measurePages(origin: string, cdpPort: number): Promise<PageWeight
 			})
 			tab.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message.slice(0, 300)}`))
 			// Nothing leaves our origin (the banner's onward link points at a dead loopback port anyway).
-			await tab.route('**/*', (route) => (route.request().url().startsWith(origin + '/') ? route.continue() : route.abort()))
+			await tab.route('**/*', (route) =>
+				route
+					.request()
+					.url()
+					.startsWith(origin + '/')
+					? route.continue()
+					: route.abort(),
+			)
 			let status = 0
 			try {
 				const response = await tab.goto(origin + page, { waitUntil: 'networkidle', timeout: 30_000 })
@@ -413,7 +442,10 @@ async function measurePages(origin: string, cdpPort: number): Promise<PageWeight
 			}
 			await context.close()
 
-			const files = [...scripts].filter((p) => p.startsWith('/assets/')).map((p) => p.slice('/assets/'.length)).sort()
+			const files = [...scripts]
+				.filter((p) => p.startsWith('/assets/'))
+				.map((p) => p.slice('/assets/'.length))
+				.sort()
 			const found = files.map((f) => chunks.get(f)).filter((c): c is Chunk => c !== undefined)
 			const missing = files.filter((f) => !chunks.has(f))
 			const runtime = found.reduce((a, c) => a + c.runtimeGzip, 0)
@@ -481,12 +513,21 @@ function writeResults(report: Report) {
 	out.push('# Benchmark results', '')
 	out.push(`Written by \`npm run bench\` (bench/run.ts); see bench/README.md for how to read it.`, '')
 	out.push(`- Date: ${started.toISOString()} (run took ${report.durationS.toFixed(0)} s)`)
-	out.push(`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()} ${os.arch()}`)
-	out.push(`- Node ${process.version}; autocannon ${versionOf('autocannon')}, lighthouse ${versionOf('lighthouse')}, ${report.chromiumVersion}; react-router ${versionOf('react-router')}, react ${versionOf('react')}`)
+	out.push(
+		`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()} ${os.arch()}`,
+	)
+	out.push(
+		`- Node ${process.version}; autocannon ${versionOf('autocannon')}, lighthouse ${versionOf('lighthouse')}, ${report.chromiumVersion}; react-router ${versionOf('react-router')}, react ${versionOf('react')}`,
+	)
 	out.push(`- Build: \`${BUILD_DIR}/\` (production, client source maps "hidden" and moved out of the served folder)`)
 	const foreign = Number.isNaN(report.foreignCpu) ? 'not measured' : `${(report.foreignCpu * 100).toFixed(0)} %`
-	out.push(`- Other work on the machine: load average (1 min) ${report.loadAvg.start.toFixed(1)} at start, ${report.loadAvg.end.toFixed(1)} at the end; processes other than the bench and its servers used **${foreign}** of the machine's CPU during the load rounds (/proc/stat minus our processes).`)
-	if (report.foreignCpu > 0.15) out.push(`- **The machine was busy during this run**: absolute req/s and latencies are lower and noisier than on a quiet machine; the ratios measured in interleaved rounds and the CPU per request hold better.`)
+	out.push(
+		`- Other work on the machine: load average (1 min) ${report.loadAvg.start.toFixed(1)} at start, ${report.loadAvg.end.toFixed(1)} at the end; processes other than the bench and its servers used **${foreign}** of the machine's CPU during the load rounds (/proc/stat minus our processes).`,
+	)
+	if (report.foreignCpu > 0.15)
+		out.push(
+			`- **The machine was busy during this run**: absolute req/s and latencies are lower and noisier than on a quiet machine; the ratios measured in interleaved rounds and the CPU per request hold better.`,
+		)
 	out.push('')
 
 	out.push('## 1–2. Landing page `/` under load', '')
@@ -494,7 +535,9 @@ function writeResults(report: Report) {
 		`Method: autocannon in the bench process, ${LOAD.connections} connections, no pipelining, against each server on 127.0.0.1: ${LOAD.warmupSeconds} s warm-up (discarded), then ${LOAD.rounds} rounds of ${LOAD.seconds} s that take the three servers in turn (only the targeted one has work; the others sit idle). req/s = autocannon's mean over one round; the table gives the median of the rounds' req/s, the median of the rounds' p50 and p99 latencies, the worst latency of all rounds, how evenly the server shared itself between the 50 connections (responses of the least and of the most served connection, in the most uneven round; each round opens 50 new connections, so this shows first requests of new visitors left waiting), and the CPU time (user + system, from /proc) the server process used per request over all rounds. Each site server has a fresh empty data folder, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`. Load generator and server share the machine's ${cpus.length} cores. The static file is the HTML our server returned for \`/\` (${num(report.htmlBytes)} bytes), served by bench/static-server.ts (node:http, file streamed from disk per request). No compression anywhere (autocannon sends no Accept-Encoding).`,
 		'',
 	)
-	out.push('| server | req/s (median round) | rounds | latency p50 | latency p99 | latency max | responses per connection (fewest–most, worst round) | CPU per request | requests | non-2xx / errors (timeouts: no answer in 10 s) |')
+	out.push(
+		'| server | req/s (median round) | rounds | latency p50 | latency p99 | latency max | responses per connection (fewest–most, worst round) | CPU per request | requests | non-2xx / errors (timeouts: no answer in 10 s) |',
+	)
 	out.push('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 	const label: Record<string, string> = {
 		static: 'static HTML file, plain node:http',
@@ -506,7 +549,9 @@ function writeResults(report: Report) {
 		const m99 = median(l.rounds.map((r) => r.p99))
 		const requests = sum(l.rounds.map((r) => r.requests))
 		const cpu = sum(l.rounds.map((r) => r.cpuMs)) / requests
-		const worst = [...l.rounds].sort((a, b) => a.fewestPerConnection / (a.mostPerConnection || 1) - b.fewestPerConnection / (b.mostPerConnection || 1))[0]
+		const worst = [...l.rounds].sort(
+			(a, b) => a.fewestPerConnection / (a.mostPerConnection || 1) - b.fewestPerConnection / (b.mostPerConnection || 1),
+		)[0]
 		const max = Math.max(...l.rounds.map((r) => r.maxLatency))
 		out.push(
 			`| ${label[l.name] ?? l.name} | **${num(medianRps(l))}** | ${l.rounds.map((r) => num(r.reqPerSec)).join(' / ')} | ${num(m)} ms | ${num(m99)} ms | ${num(max)} ms | ${worst ? `${worst.fewestPerConnection}–${worst.mostPerConnection}` : '—'} | ${cpu.toFixed(2)} ms | ${num(requests)} | ${sum(l.rounds.map((r) => r.non2xx))} / ${sum(l.rounds.map((r) => r.errors))} |`,
@@ -515,25 +560,40 @@ function writeResults(report: Report) {
 	out.push('')
 	const cpuPerRequest = (l: LoadResult) => sum(l.rounds.map((r) => r.cpuMs)) / sum(l.rounds.map((r) => r.requests))
 	if (staticRun && oursRun) {
-		out.push(`- Static ÷ SSR on our server = **${(medianRps(staticRun) / medianRps(oursRun)).toFixed(1)}×** in req/s (SSR reaches ${((medianRps(oursRun) / medianRps(staticRun)) * 100).toFixed(1)} % of the static file), ${(cpuPerRequest(oursRun) / cpuPerRequest(staticRun)).toFixed(1)}× in CPU per request.`)
+		out.push(
+			`- Static ÷ SSR on our server = **${(medianRps(staticRun) / medianRps(oursRun)).toFixed(1)}×** in req/s (SSR reaches ${((medianRps(oursRun) / medianRps(staticRun)) * 100).toFixed(1)} % of the static file), ${(cpuPerRequest(oursRun) / cpuPerRequest(staticRun)).toFixed(1)}× in CPU per request.`,
+		)
 	}
 	if (oursRun && rrsRun) {
 		const ratio = medianRps(oursRun) / medianRps(rrsRun)
 		const cpuRatio = cpuPerRequest(rrsRun) / cpuPerRequest(oursRun)
-		out.push(`- Our server ÷ react-router-serve = **${ratio.toFixed(2)}×** in req/s → **${ratio > 1 ? 'PASS' : 'FAIL'}** (our server must be the faster).`)
-		out.push(`- CPU per request, react-router-serve ÷ ours = **${cpuRatio.toFixed(2)}×** (${cpuRatio > 1 ? 'ours is cheaper' : 'ours is dearer'}): the capacity of each server on an otherwise idle machine, least disturbed by other work.`)
-		out.push(`- Start-up, from spawn to the first answer of \`/healthz\` on a fresh data folder (migrations included): ours ${((report.startupMs.ours ?? Number.NaN) / 1000).toFixed(1)} s, react-router-serve ${((report.startupMs['react-router-serve'] ?? Number.NaN) / 1000).toFixed(1)} s (it opens the database on that first request).`)
-		out.push(`- react-router-serve runs its usual stack (Express, the compression middleware, a morgan log line per request, to /dev/null here) but not our background work: it never calls the build's \`startBackground()\`, so no job workers poll the database in it, while they do in our server.`)
+		out.push(
+			`- Our server ÷ react-router-serve = **${ratio.toFixed(2)}×** in req/s → **${ratio > 1 ? 'PASS' : 'FAIL'}** (our server must be the faster).`,
+		)
+		out.push(
+			`- CPU per request, react-router-serve ÷ ours = **${cpuRatio.toFixed(2)}×** (${cpuRatio > 1 ? 'ours is cheaper' : 'ours is dearer'}): the capacity of each server on an otherwise idle machine, least disturbed by other work.`,
+		)
+		out.push(
+			`- Start-up, from spawn to the first answer of \`/healthz\` on a fresh data folder (migrations included): ours ${((report.startupMs.ours ?? Number.NaN) / 1000).toFixed(1)} s, react-router-serve ${((report.startupMs['react-router-serve'] ?? Number.NaN) / 1000).toFixed(1)} s (it opens the database on that first request).`,
+		)
+		out.push(
+			`- react-router-serve runs its usual stack (Express, the compression middleware, a morgan log line per request, to /dev/null here) but not our background work: it never calls the build's \`startBackground()\`, so no job workers poll the database in it, while they do in our server.`,
+		)
 	}
 	out.push('')
 
 	out.push('## 3. Lighthouse', '')
-	out.push(`Method: Lighthouse's Node API, default config (mobile emulation, simulated throttling), one run per page, against our server on 127.0.0.1 driving Debian's Chromium (headless, flags in bench/run.ts) through its DevTools port. Scores vary by a few points between runs.`, '')
+	out.push(
+		`Method: Lighthouse's Node API, default config (mobile emulation, simulated throttling), one run per page, against our server on 127.0.0.1 driving Debian's Chromium (headless, flags in bench/run.ts) through its DevTools port. Scores vary by a few points between runs.`,
+		'',
+	)
 	out.push('| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |')
 	out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 	for (const r of report.lighthouse) {
 		const m = r.metrics
-		out.push(`| \`${r.page}\` | ${CATEGORIES.map((c) => r.scores[c] ?? '—').join(' | ')} | ${m['first-contentful-paint']} | ${m['largest-contentful-paint']} | ${m['total-blocking-time']} | ${m['cumulative-layout-shift']} |`)
+		out.push(
+			`| \`${r.page}\` | ${CATEGORIES.map((c) => r.scores[c] ?? '—').join(' | ')} | ${m['first-contentful-paint']} | ${m['largest-contentful-paint']} | ${m['total-blocking-time']} | ${m['cumulative-layout-shift']} |`,
+		)
 	}
 	out.push('')
 	for (const r of report.lighthouse) {
@@ -548,7 +608,9 @@ function writeResults(report: Report) {
 	out.push('| page | files | total | runtime | ours | admin/dashboard code | budget |')
 	out.push('| --- | ---: | ---: | ---: | ---: | --- | --- |')
 	for (const p of report.pages) {
-		out.push(`| \`${p.page}\` | ${p.files.length} | ${kb(p.gzip)} | ${kb(p.runtime)} | ${kb(p.ours)} | ${p.privateSources.length ? p.privateSources.join(', ') : 'none'} | ${p.pass ? 'PASS' : 'FAIL'} |`)
+		out.push(
+			`| \`${p.page}\` | ${p.files.length} | ${kb(p.gzip)} | ${kb(p.runtime)} | ${kb(p.ours)} | ${p.privateSources.length ? p.privateSources.join(', ') : 'none'} | ${p.pass ? 'PASS' : 'FAIL'} |`,
+		)
 	}
 	out.push('')
 	const budgetPass = report.pages.length === PUBLIC_PAGES.length && report.pages.every((p) => p.pass)
@@ -560,7 +622,9 @@ function writeResults(report: Report) {
 	out.push('')
 	out.push('<details><summary>Files loaded per page</summary>', '')
 	for (const p of report.pages) {
-		out.push(`- \`${p.page}\` (HTTP ${p.status}): ${p.files.join(', ')}${p.missing.length ? ` — not in the build: ${p.missing.join(', ')}` : ''}`)
+		out.push(
+			`- \`${p.page}\` (HTTP ${p.status}): ${p.files.join(', ')}${p.missing.length ? ` — not in the build: ${p.missing.join(', ')}` : ''}`,
+		)
 	}
 	out.push('', '</details>', '')
 	const errors = report.pages.filter((p) => p.consoleErrors.length)
@@ -671,7 +735,9 @@ function finish(): number {
 		const cpu = (l: LoadResult) => sum(l.rounds.map((r) => r.cpuMs)) / sum(l.rounds.map((r) => r.requests))
 		console.log(`     CPU per request: ours ${cpu(oursRun).toFixed(2)} ms, react-router-serve ${cpu(rrsRun).toFixed(2)} ms`)
 	}
-	console.log(`${budgetPass ? 'PASS' : 'FAIL'} JavaScript budget (ours ≤ ${kb(BUDGET_BYTES)} gzipped per public page, no admin/dashboard code)`)
+	console.log(
+		`${budgetPass ? 'PASS' : 'FAIL'} JavaScript budget (ours ≤ ${kb(BUDGET_BYTES)} gzipped per public page, no admin/dashboard code)`,
+	)
 	for (const w of warnings) console.log(`warning: ${w}`)
 	for (const p of problems) console.log(`problem: ${p}`)
 	return budgetPass && problems.length === 0 ? 0 : 1

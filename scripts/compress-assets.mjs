@@ -12,10 +12,7 @@ function walk(dir) {
 		if (dirent.isDirectory()) walk(full)
 		else if (compressible.test(dirent.name) && fs.statSync(full).size > 256) {
 			const input = fs.readFileSync(full)
-			fs.writeFileSync(
-				full + '.br',
-				zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-			)
+			fs.writeFileSync(full + '.br', zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }))
 			fs.writeFileSync(full + '.gz', zlib.gzipSync(input, { level: 9 }))
 			count++
 		}

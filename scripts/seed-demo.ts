@@ -45,14 +45,20 @@ async function demoCover(dataDir: string, db: Parameters<typeof insertCover>[0],
 	const id = randomUUID()
 	const width = 1600
 	const height = 1000
-	const source = await sharp(Buffer.from(posterSvg(width, height, hue))).png().toBuffer()
+	const source = await sharp(Buffer.from(posterSvg(width, height, hue)))
+		.png()
+		.toBuffer()
 	const cover = await insertCover(db, { id, width, height, alt })
 	for (const variant of cover.variants) {
 		const file = path.join(dataDir, 'files', ...variant.key.split('/'))
 		fs.mkdirSync(path.dirname(file), { recursive: true })
 		const resized = sharp(source).resize(variant.width, variant.height)
 		const encoded =
-			variant.format === 'avif' ? resized.avif({ quality: 50 }) : variant.format === 'webp' ? resized.webp({ quality: 75 }) : resized.jpeg({ quality: 80, mozjpeg: true })
+			variant.format === 'avif'
+				? resized.avif({ quality: 50 })
+				: variant.format === 'webp'
+					? resized.webp({ quality: 75 })
+					: resized.jpeg({ quality: 80, mozjpeg: true })
 		await encoded.toFile(file)
 	}
 	return cover.id

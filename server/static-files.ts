@@ -60,7 +60,10 @@ export function createStaticHandler(root: string) {
 				immutable: urlPath.startsWith('/assets/'),
 			}
 			if (compressible.has(ext)) {
-				for (const [kind, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+				for (const [kind, suffix] of [
+					['br', '.br'],
+					['gzip', '.gz'],
+				] as const) {
 					if (fs.existsSync(full + suffix)) entry[kind] = { file: full + suffix, size: fs.statSync(full + suffix).size }
 				}
 			}

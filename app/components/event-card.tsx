@@ -48,10 +48,16 @@ export function EventDateStub(props: { start: DateLabel; showYear?: boolean; mut
 			<span aria-hidden="true" className="text-[0.6875rem] font-bold tracking-label text-muted uppercase">
 				{start.weekdayShort.replace(/\.$/, '')}
 			</span>
-			<span aria-hidden="true" className={clsx('mt-1 font-display text-[2.5rem] leading-[0.9] sm:text-5xl', props.muted ? 'text-muted' : 'text-fg')}>
+			<span
+				aria-hidden="true"
+				className={clsx('mt-1 font-display text-[2.5rem] leading-[0.9] sm:text-5xl', props.muted ? 'text-muted' : 'text-fg')}
+			>
 				{start.day}
 			</span>
-			<span aria-hidden="true" className={clsx('mt-1.5 text-xs font-bold tracking-label uppercase', props.muted ? 'text-muted' : 'text-accent-fg')}>
+			<span
+				aria-hidden="true"
+				className={clsx('mt-1.5 text-xs font-bold tracking-label uppercase', props.muted ? 'text-muted' : 'text-accent-fg')}
+			>
 				{start.monthShort.replace(/\.$/, '')}
 			</span>
 			{props.showYear ? (

@@ -20,7 +20,13 @@ export function EventCover(props: { cover: PublicImage | null; bandName: string;
 	}
 	// The monogram fills the box it is given, whatever its shape (container query units).
 	return (
-		<div aria-hidden="true" className={clsx('relative isolate grid size-full place-items-center overflow-hidden bg-canvas [container-type:size]', props.className)}>
+		<div
+			aria-hidden="true"
+			className={clsx(
+				'relative isolate grid size-full place-items-center overflow-hidden bg-canvas [container-type:size]',
+				props.className,
+			)}
+		>
 			<div className="hero-backdrop absolute inset-0 -z-10" />
 			<span className="hero-monogram translate-y-[4%] text-[min(78cqh,62cqw)] uppercase">{initials(props.bandName)}</span>
 		</div>

@@ -60,7 +60,9 @@ describe('ImageUpload', () => {
 		const input = tag(html, /type="file"/)
 		expect(attr(input, 'accept')).toBe('image/jpeg,image/png,image/webp,image/avif')
 		expect(textOf(html, attr(input, 'aria-labelledby')!)).toBe('Affiche')
-		const described = attr(input, 'aria-describedby')!.split(' ').map((id) => textOf(html, id))
+		const described = attr(input, 'aria-describedby')!
+			.split(' ')
+			.map((id) => textOf(html, id))
 		expect(described).toContain('JPEG, PNG, WebP ou AVIF, 15\u00a0Mo au maximum.')
 		expect(html).toMatch(new RegExp(`<label for="${attr(input, 'id')}"[^>]*>.*Choisir une image</label>`))
 		expect(html).not.toContain('Retirer')

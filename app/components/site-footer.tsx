@@ -12,7 +12,8 @@ const networkNames: Record<SocialLink['network'], string> = {
 	soundcloud: 'SoundCloud',
 }
 
-const footerLink = 'inline-flex min-h-11 items-center rounded-control text-fg underline-offset-[0.22em] hover:text-accent-fg hover:underline'
+const footerLink =
+	'inline-flex min-h-11 items-center rounded-control text-fg underline-offset-[0.22em] hover:text-accent-fg hover:underline'
 
 export function SocialLinks(props: { socials: SocialLink[]; className?: string; linkClassName?: string }) {
 	const { t } = useTranslation()
@@ -65,17 +66,13 @@ export function SiteFooter(props: { band: { name: string; contactEmail: string |
 				</nav>
 				{props.band.socials.length > 0 ? (
 					<div>
-						<h2 className="eyebrow text-muted">
-							{t('site.footer.socialsTitle')}
-						</h2>
+						<h2 className="eyebrow text-muted">{t('site.footer.socialsTitle')}</h2>
 						<SocialLinks socials={props.band.socials} className="mt-3 flex flex-col" />
 					</div>
 				) : null}
 			</div>
 			<div className="mx-auto max-w-page px-gutter">
-				<p className="border-t border-line py-6 text-sm text-muted">
-					{t('site.footer.copyright', { year, name: props.band.name })}
-				</p>
+				<p className="border-t border-line py-6 text-sm text-muted">{t('site.footer.copyright', { year, name: props.band.name })}</p>
 			</div>
 		</footer>
 	)

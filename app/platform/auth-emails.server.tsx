@@ -34,8 +34,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 					<MailLayout identity={identity} preview="Un clic pour confirmer votre adresse." title="Confirmez votre adresse e-mail">
 						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
 						<MailParagraph>
-							Pour finaliser votre compte sur notre site, confirmez que cette adresse est bien la vôtre. Le lien
-							est valable 24 heures.
+							Pour finaliser votre compte sur notre site, confirmez que cette adresse est bien la vôtre. Le lien est valable 24 heures.
 						</MailParagraph>
 						<MailAction identity={identity} href={href} label="Confirmer mon adresse" />
 						<MailParagraph>Si vous n’avez pas créé de compte, ignorez ce message : rien ne sera fait sans ce clic.</MailParagraph>
@@ -53,11 +52,13 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 					<MailLayout identity={identity} preview="Votre lien pour choisir un nouveau mot de passe." title="Nouveau mot de passe">
 						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
 						<MailParagraph>
-							Quelqu’un (vous, sans doute) a demandé à changer le mot de passe de votre compte. Ce lien est valable une heure et
-							ne sert qu’une fois ; une fois le mot de passe changé, vos autres appareils seront déconnectés.
+							Quelqu’un (vous, sans doute) a demandé à changer le mot de passe de votre compte. Ce lien est valable une heure et ne sert
+							qu’une fois ; une fois le mot de passe changé, vos autres appareils seront déconnectés.
 						</MailParagraph>
 						<MailAction identity={identity} href={href} label="Choisir un nouveau mot de passe" />
-						<MailParagraph>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.</MailParagraph>
+						<MailParagraph>
+							Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.
+						</MailParagraph>
 					</MailLayout>
 				),
 			})
@@ -72,8 +73,8 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 					<MailLayout identity={identity} preview="Quelqu’un a voulu créer un compte avec votre adresse." title="Vous avez déjà un compte">
 						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
 						<MailParagraph>
-							Quelqu’un vient d’essayer de créer un compte avec votre adresse e-mail, alors qu’un compte existe déjà. Si c’était
-							vous, connectez-vous simplement ; si vous avez oublié votre mot de passe, choisissez-en un nouveau.
+							Quelqu’un vient d’essayer de créer un compte avec votre adresse e-mail, alors qu’un compte existe déjà. Si c’était vous,
+							connectez-vous simplement ; si vous avez oublié votre mot de passe, choisissez-en un nouveau.
 						</MailParagraph>
 						<MailAction identity={identity} href={href} label="Choisir un nouveau mot de passe" />
 						<MailParagraph>Si ce n’était pas vous, ignorez ce message : votre compte n’a pas changé.</MailParagraph>
@@ -91,8 +92,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 					<MailLayout identity={identity} preview="Confirmez votre nouvelle adresse e-mail." title="Confirmez votre nouvelle adresse">
 						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
 						<MailParagraph>
-							Vous avez demandé à utiliser cette adresse pour votre compte sur notre site. Confirmez-la pour
-							terminer le changement.
+							Vous avez demandé à utiliser cette adresse pour votre compte sur notre site. Confirmez-la pour terminer le changement.
 						</MailParagraph>
 						<MailAction identity={identity} href={href} label="Confirmer cette adresse" />
 						<MailParagraph>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.</MailParagraph>

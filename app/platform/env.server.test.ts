@@ -31,10 +31,7 @@ describe('parseEnv', () => {
 	})
 
 	it('reads ADMIN_EMAILS as a trimmed, lower-cased list', () => {
-		expect(parseEnv({ ADMIN_EMAILS: ' Ada@Exemple.fr , bob@exemple.fr,, ' }).ADMIN_EMAILS).toEqual([
-			'ada@exemple.fr',
-			'bob@exemple.fr',
-		])
+		expect(parseEnv({ ADMIN_EMAILS: ' Ada@Exemple.fr , bob@exemple.fr,, ' }).ADMIN_EMAILS).toEqual(['ada@exemple.fr', 'bob@exemple.fr'])
 	})
 
 	it.each(['red', '#fff', '#12345g', 'ff5a36', '#ff5a3600'])('rejects ACCENT_COLOR=%j, naming it', (colour) => {

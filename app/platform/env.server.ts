@@ -60,11 +60,7 @@ const schema = z.object({
 	S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
 
 	BAND_NAME: z.string().trim().min(1).max(80).default('Le Groupe'),
-	BAND_TAGLINE: z
-		.string()
-		.trim()
-		.max(160)
-		.default('Concerts, nouvelles et rencontres : le site officiel du groupe.'),
+	BAND_TAGLINE: z.string().trim().max(160).default('Concerts, nouvelles et rencontres : le site officiel du groupe.'),
 	BAND_LOGO_URL: z.string().trim().optional(),
 	ACCENT_COLOR: z
 		.string()

@@ -9,7 +9,10 @@ import type { Logger } from 'pino'
 export interface Jobs {
 	boss: PgBoss
 	/** Declares a queue (idempotent); must happen before sending to it or working it. */
-	queue(name: string, options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number }): Promise<void>
+	queue(
+		name: string,
+		options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number },
+	): Promise<void>
 	send(name: string, data: object, options?: SendOptions): Promise<string | null>
 	work<T extends object>(name: string, handler: (jobs: Job<T>[]) => Promise<void>, options?: WorkOptions): Promise<void>
 	schedule(name: string, cron: string, data?: object): Promise<void>

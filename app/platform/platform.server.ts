@@ -34,10 +34,7 @@ async function open(): Promise<Platform> {
 	const logger = getLogger()
 	const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 	try {
-		logger.info(
-			{ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined },
-			'database ready',
-		)
+		logger.info({ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined }, 'database ready')
 		const jobs = await startJobs(database, logger)
 		const mailer = createMailer({ db: database.db, jobs, env, logger })
 		const emails = createAuthEmails(env, mailer)

@@ -21,11 +21,7 @@ export const AUTH_CHANNEL = 'band-site:auth'
 export function createAuthClient(options: { channel?: BroadcastChannel | null } = {}): AuthClient {
 	const listeners = new Set<AuthListener>()
 	const channel =
-		options.channel !== undefined
-			? options.channel
-			: typeof BroadcastChannel === 'undefined'
-				? null
-				: new BroadcastChannel(AUTH_CHANNEL)
+		options.channel !== undefined ? options.channel : typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL)
 	const emit: AuthListener = (user, knownProfile) => {
 		for (const listener of listeners) listener(user, knownProfile)
 	}

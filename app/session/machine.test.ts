@@ -112,16 +112,13 @@ describe('session machine (seed section 4)', () => {
 		expect(seen.map((s) => s.status === 'SIGNED_IN' && s.profile.city)).toEqual(['Lyon', 'Brest'])
 	})
 
-	it.each<SessionState>([{ status: 'UNKNOWN' }, { status: 'SIGNED_OUT' }])(
-		'does nothing on refresh when $status',
-		async (initial) => {
-			const { machine, fetch, seen } = setup(async () => profileOf(ada), initial)
-			await machine.refresh()
-			expect(fetch).not.toHaveBeenCalled()
-			expect(machine.getState()).toEqual(initial)
-			expect(seen).toEqual([])
-		},
-	)
+	it.each<SessionState>([{ status: 'UNKNOWN' }, { status: 'SIGNED_OUT' }])('does nothing on refresh when $status', async (initial) => {
+		const { machine, fetch, seen } = setup(async () => profileOf(ada), initial)
+		await machine.refresh()
+		expect(fetch).not.toHaveBeenCalled()
+		expect(machine.getState()).toEqual(initial)
+		expect(seen).toEqual([])
+	})
 
 	it('logs a failed refresh and keeps the profile it had', async () => {
 		let fail = false

@@ -1,10 +1,7 @@
 import type { AuthUser, Profile } from '#app/features/accounts/types.ts'
 
 /** The browser's session state, exactly the seed's: UNKNOWN, then SIGNED_IN or SIGNED_OUT. */
-export type SessionState =
-	| { status: 'UNKNOWN' }
-	| { status: 'SIGNED_IN'; user: AuthUser; profile: Profile }
-	| { status: 'SIGNED_OUT' }
+export type SessionState = { status: 'UNKNOWN' } | { status: 'SIGNED_IN'; user: AuthUser; profile: Profile } | { status: 'SIGNED_OUT' }
 
 export interface SessionMachineDeps {
 	/** Reads the signed-in user's profile (getCurrentUserData). */
@@ -28,10 +25,7 @@ export interface SessionMachine {
 
 export const PROFILE_ERROR_MESSAGE = 'Error fetching user data:'
 
-export function createSessionMachine(
-	deps: SessionMachineDeps,
-	initial: SessionState = { status: 'UNKNOWN' },
-): SessionMachine {
+export function createSessionMachine(deps: SessionMachineDeps, initial: SessionState = { status: 'UNKNOWN' }): SessionMachine {
 	let state = initial
 	const listeners = new Set<(state: SessionState) => void>()
 	const logError = deps.logError ?? ((message, error) => console.error(message, error))

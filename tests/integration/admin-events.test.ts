@@ -134,8 +134,14 @@ describe(`admin events on ${databaseKind()}`, () => {
 				() => editor.loader(routeArgs(get(`${LIST}/${id}`, { cookie: m.cookie }), EDITOR, { eventId: id })),
 				() => editor.loader(routeArgs(get(`${LIST}/new`, { cookie: m.cookie }), EDITOR, { eventId: 'new' })),
 				...['save', 'publish', 'unpublish', 'delete', 'preview'].flatMap((intent) => [
-					() => editor.action(routeArgs(formPost(`${LIST}/${id}`, eventForm({ intent, title: 'Piraté' }), { cookie: m.cookie }), EDITOR, { eventId: id })),
-					() => editor.action(routeArgs(formPost(`${LIST}/new`, eventForm({ intent, title: 'Piraté' }), { cookie: m.cookie }), EDITOR, { eventId: 'new' })),
+					() =>
+						editor.action(
+							routeArgs(formPost(`${LIST}/${id}`, eventForm({ intent, title: 'Piraté' }), { cookie: m.cookie }), EDITOR, { eventId: id }),
+						),
+					() =>
+						editor.action(
+							routeArgs(formPost(`${LIST}/new`, eventForm({ intent, title: 'Piraté' }), { cookie: m.cookie }), EDITOR, { eventId: 'new' }),
+						),
 				]),
 			]
 			for (const run of forbidden) {
@@ -201,7 +207,11 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect((opened.body as { descriptionHtml: string }).descriptionHtml).toContain('<strong>Les Voisins</strong>')
 
 			// Edited by another admin: it is theirs now.
-			const saved = await editorPost(other.cookie, id, eventForm({ title: 'Concert d’été', startsAt: '2030-07-14T21:00', doorsAt: '', endsAt: '' }))
+			const saved = await editorPost(
+				other.cookie,
+				id,
+				eventForm({ title: 'Concert d’été', startsAt: '2030-07-14T21:00', doorsAt: '', endsAt: '' }),
+			)
 			expect(saved.status).toBe(302)
 			expect(await flashOf(saved)).toMatchObject({ key: 'admin.events.flash.saved' })
 			stored = await row(id)
@@ -230,9 +240,13 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(deleted.headers.get('location')).toBe(LIST)
 			expect(await flashOf(deleted)).toMatchObject({ key: 'admin.events.flash.deleted', values: { title: 'Concert d’été' } })
 			expect(await row(id)).toBeUndefined()
-			expect((await thrown(() => editor.loader(routeArgs(get(`${LIST}/${id}`, { cookie: boss.cookie }), EDITOR, { eventId: id })))).status).toBe(404)
+			expect(
+				(await thrown(() => editor.loader(routeArgs(get(`${LIST}/${id}`, { cookie: boss.cookie }), EDITOR, { eventId: id })))).status,
+			).toBe(404)
 			// Deleting it again (another tab) says so rather than failing.
-			expect(await flashOf(await editorPost(boss.cookie, id, { intent: 'delete' }))).toMatchObject({ key: 'admin.events.flash.alreadyDeleted' })
+			expect(await flashOf(await editorPost(boss.cookie, id, { intent: 'delete' }))).toMatchObject({
+				key: 'admin.events.flash.alreadyDeleted',
+			})
 		})
 
 		it('publishes a new event straight away', async () => {
@@ -246,13 +260,21 @@ describe(`admin events on ${databaseKind()}`, () => {
 		it('answers an unknown event with a 404, for the page and for every form', async () => {
 			const boss = await admin()
 			for (const eventId of ['AAAAAAAAAAAA', 'pas un id !', 'x'.repeat(300)]) {
-				expect((await thrown(() => editor.loader(routeArgs(get(`${LIST}/x`, { cookie: boss.cookie }), EDITOR, { eventId })))).status).toBe(404)
+				expect((await thrown(() => editor.loader(routeArgs(get(`${LIST}/x`, { cookie: boss.cookie }), EDITOR, { eventId })))).status).toBe(
+					404,
+				)
 				for (const intent of ['save', 'publish', 'unpublish']) {
-					const result = await thrown(() => editor.action(routeArgs(formPost(`${LIST}/x`, eventForm({ intent }), { cookie: boss.cookie }), EDITOR, { eventId })))
+					const result = await thrown(() =>
+						editor.action(routeArgs(formPost(`${LIST}/x`, eventForm({ intent }), { cookie: boss.cookie }), EDITOR, { eventId })),
+					)
 					expect(result.status).toBe(404)
 				}
 			}
-			const unknownIntent = await thrown(() => editor.action(routeArgs(formPost(`${LIST}/new`, eventForm({ intent: 'launch' }), { cookie: boss.cookie }), EDITOR, { eventId: 'new' })))
+			const unknownIntent = await thrown(() =>
+				editor.action(
+					routeArgs(formPost(`${LIST}/new`, eventForm({ intent: 'launch' }), { cookie: boss.cookie }), EDITOR, { eventId: 'new' }),
+				),
+			)
 			expect(unknownIntent.status).toBe(400)
 		})
 	})
@@ -263,12 +285,27 @@ describe(`admin events on ${databaseKind()}`, () => {
 			['an empty title', { title: '   ' }, 'title', 'Donnez un titre à l’événement.'],
 			['a title over 120 characters', { title: long(121) }, 'title', 'Le titre ne peut pas dépasser 120 caractères.'],
 			['no start', { startsAt: '' }, 'startsAt', 'Indiquez la date et l’heure du début.'],
-			['a start that is no date', { startsAt: '2030-02-30T20:00' }, 'startsAt', 'Cette date n’est pas valide\u00a0: choisissez un jour et une heure.'],
-			['a start in year 30000', { startsAt: '30000-01-01T20:00' }, 'startsAt', 'Cette date n’est pas valide\u00a0: choisissez un jour et une heure.'],
+			[
+				'a start that is no date',
+				{ startsAt: '2030-02-30T20:00' },
+				'startsAt',
+				'Cette date n’est pas valide\u00a0: choisissez un jour et une heure.',
+			],
+			[
+				'a start in year 30000',
+				{ startsAt: '30000-01-01T20:00' },
+				'startsAt',
+				'Cette date n’est pas valide\u00a0: choisissez un jour et une heure.',
+			],
 			['an end before the start', { endsAt: '2030-05-16T19:00' }, 'endsAt', 'La fin doit être après le début.'],
 			['an end equal to the start', { endsAt: '2030-05-16T20:30' }, 'endsAt', 'La fin doit être après le début.'],
 			['doors after the start', { doorsAt: '2030-05-16T21:00' }, 'doorsAt', 'L’ouverture des portes doit précéder le début.'],
-			['a postponed show without its first date', { status: 'postponed', previousStartsAt: '' }, 'previousStartsAt', 'Indiquez la date initialement prévue.'],
+			[
+				'a postponed show without its first date',
+				{ status: 'postponed', previousStartsAt: '' },
+				'previousStartsAt',
+				'Indiquez la date initialement prévue.',
+			],
 			['an unknown status', { status: 'hidden' }, 'status', 'Choisissez un statut.'],
 			['no venue', { venueName: '' }, 'venueName', 'Indiquez le nom de la salle ou du lieu.'],
 			['a venue over 120 characters', { venueName: long(121) }, 'venueName', 'Le nom du lieu ne peut pas dépasser 120 caractères.'],
@@ -278,20 +315,60 @@ describe(`admin events on ${databaseKind()}`, () => {
 			['a postal code over 12 characters', { postalCode: long(13) }, 'postalCode', 'Le code postal ne peut pas dépasser 12 caractères.'],
 			['a three-letter country', { country: 'FRA' }, 'country', 'Indiquez le pays par son code à deux lettres\u00a0: FR, BE, CH…'],
 			['no country', { country: '' }, 'country', 'Indiquez le pays par son code à deux lettres\u00a0: FR, BE, CH…'],
-			['a country that does not exist', { country: 'QQ' }, 'country', 'Ce code pays n’existe pas\u00a0: utilisez le code à deux lettres (FR, BE, CH, GB…).'],
+			[
+				'a country that does not exist',
+				{ country: 'QQ' },
+				'country',
+				'Ce code pays n’existe pas\u00a0: utilisez le code à deux lettres (FR, BE, CH, GB…).',
+			],
 			['a latitude of 91', { latitude: '91' }, 'latitude', 'La latitude est un nombre entre −90 et 90 (par exemple 48,8566).'],
 			['a latitude in words', { latitude: 'nord' }, 'latitude', 'La latitude est un nombre entre −90 et 90 (par exemple 48,8566).'],
 			['a longitude of -180.5', { longitude: '-180.5' }, 'longitude', 'La longitude est un nombre entre −180 et 180 (par exemple 2,3522).'],
 			['a latitude without longitude', { longitude: '' }, 'longitude', 'Indiquez la latitude et la longitude, ou aucune des deux.'],
 			['a longitude without latitude', { latitude: '' }, 'latitude', 'Indiquez la latitude et la longitude, ou aucune des deux.'],
-			['a javascript: ticket link', { ticketUrl: 'javascript:alert(document.cookie)' }, 'ticketUrl', 'L’adresse de la billetterie doit commencer par https:// (ou http://).'],
-			['a JavaScript: ticket link in capitals', { ticketUrl: ' JavaScript:alert(1)' }, 'ticketUrl', 'L’adresse de la billetterie doit commencer par https:// (ou http://).'],
-			['a data: ticket link', { ticketUrl: 'data:text/html,<script>alert(1)</script>' }, 'ticketUrl', 'L’adresse de la billetterie doit commencer par https:// (ou http://).'],
-			['a ticket link without scheme', { ticketUrl: 'billetterie.exemple.fr' }, 'ticketUrl', 'L’adresse de la billetterie doit commencer par https:// (ou http://).'],
-			['an ftp ticket link', { ticketUrl: 'ftp://exemple.fr/billets' }, 'ticketUrl', 'L’adresse de la billetterie doit commencer par https:// (ou http://).'],
-			['a ticket link over 500 characters', { ticketUrl: `https://exemple.fr/${long(490)}` }, 'ticketUrl', 'L’adresse de la billetterie ne peut pas dépasser 500 caractères.'],
+			[
+				'a javascript: ticket link',
+				{ ticketUrl: 'javascript:alert(document.cookie)' },
+				'ticketUrl',
+				'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+			],
+			[
+				'a JavaScript: ticket link in capitals',
+				{ ticketUrl: ' JavaScript:alert(1)' },
+				'ticketUrl',
+				'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+			],
+			[
+				'a data: ticket link',
+				{ ticketUrl: 'data:text/html,<script>alert(1)</script>' },
+				'ticketUrl',
+				'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+			],
+			[
+				'a ticket link without scheme',
+				{ ticketUrl: 'billetterie.exemple.fr' },
+				'ticketUrl',
+				'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+			],
+			[
+				'an ftp ticket link',
+				{ ticketUrl: 'ftp://exemple.fr/billets' },
+				'ticketUrl',
+				'L’adresse de la billetterie doit commencer par https:// (ou http://).',
+			],
+			[
+				'a ticket link over 500 characters',
+				{ ticketUrl: `https://exemple.fr/${long(490)}` },
+				'ticketUrl',
+				'L’adresse de la billetterie ne peut pas dépasser 500 caractères.',
+			],
 			['a price over 60 characters', { priceText: long(61) }, 'priceText', 'Le prix ne peut pas dépasser 60 caractères.'],
-			['a description over 10,000 characters', { description: long(10_001) }, 'description', 'La description ne peut pas dépasser 10\u202f000 caractères.'],
+			[
+				'a description over 10,000 characters',
+				{ description: long(10_001) },
+				'description',
+				'La description ne peut pas dépasser 10\u202f000 caractères.',
+			],
 			['a forged cover id', { coverId: '../../etc/passwd' }, 'coverId', 'Cette image n’est pas valide\u00a0: envoyez-la de nouveau.'],
 		]
 
@@ -314,7 +391,11 @@ describe(`admin events on ${databaseKind()}`, () => {
 
 		it('shows every error at once', async () => {
 			const boss = await admin()
-			const result = await editorPost(boss.cookie, 'new', eventForm({ title: '', city: '', endsAt: '2030-05-16T18:00', ticketUrl: 'javascript:void(0)', status: 'postponed' }))
+			const result = await editorPost(
+				boss.cookie,
+				'new',
+				eventForm({ title: '', city: '', endsAt: '2030-05-16T18:00', ticketUrl: 'javascript:void(0)', status: 'postponed' }),
+			)
 			expect(result.status).toBe(400)
 			expect(Object.keys(reply(result).error ?? {}).sort()).toEqual(['city', 'endsAt', 'previousStartsAt', 'ticketUrl', 'title'])
 		})
@@ -334,12 +415,16 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(refused.status).toBe(400)
 			expect(reply(refused).error?.coverId).toEqual(['Cette image n’est pas valide\u00a0: envoyez-la de nouveau.'])
 			const mediaId = `cover-${randomUUID().slice(0, 8)}`
-			await db().insert(media).values({ id: mediaId, kind: 'cover', originalKey: `originals/${mediaId}`, createdBy: boss.id })
+			await db()
+				.insert(media)
+				.values({ id: mediaId, kind: 'cover', originalKey: `originals/${mediaId}`, createdBy: boss.id })
 			const id = await create(boss.cookie, { coverId: mediaId })
 			expect(await row(id)).toMatchObject({ coverId: mediaId })
 			// An avatar is not a cover.
 			const avatarId = `avatar-${randomUUID().slice(0, 8)}`
-			await db().insert(media).values({ id: avatarId, kind: 'avatar', originalKey: `originals/${avatarId}`, createdBy: boss.id })
+			await db()
+				.insert(media)
+				.values({ id: avatarId, kind: 'avatar', originalKey: `originals/${avatarId}`, createdBy: boss.id })
 			expect((await editorPost(boss.cookie, id, eventForm({ coverId: avatarId }))).status).toBe(400)
 		})
 
@@ -377,7 +462,11 @@ describe(`admin events on ${databaseKind()}`, () => {
 			const id = await create(boss.cookie)
 			const moved = await editorPost(boss.cookie, id, eventForm({ startsAt: '2020-01-10T20:00', doorsAt: '', endsAt: '' }))
 			expect(await flashOf(moved)).toMatchObject({ key: 'admin.events.flash.savedInPast' })
-			const again = await editorPost(boss.cookie, id, eventForm({ startsAt: '2020-01-10T20:00', doorsAt: '', endsAt: '', title: 'Archive' }))
+			const again = await editorPost(
+				boss.cookie,
+				id,
+				eventForm({ startsAt: '2020-01-10T20:00', doorsAt: '', endsAt: '', title: 'Archive' }),
+			)
 			expect(await flashOf(again)).toMatchObject({ key: 'admin.events.flash.saved' })
 		})
 	})
@@ -402,7 +491,10 @@ describe(`admin events on ${databaseKind()}`, () => {
 
 		it('previews a new event too, and renders what Markdown means', async () => {
 			const boss = await admin()
-			const preview = await editorPost(boss.cookie, 'new', { intent: 'preview', description: '## Infos\r\n\r\n- Bar\r\n- [Accès](https://exemple.fr)' })
+			const preview = await editorPost(boss.cookie, 'new', {
+				intent: 'preview',
+				description: '## Infos\r\n\r\n- Bar\r\n- [Accès](https://exemple.fr)',
+			})
 			const html = (preview.body as { html: string }).html
 			expect(html).toContain('<h2>Infos</h2>')
 			expect(html).toContain('<a href="https://exemple.fr" rel="noopener noreferrer">Accès</a>')
@@ -430,9 +522,30 @@ describe(`admin events on ${databaseKind()}`, () => {
 		it('sorts events into upcoming, past and drafts, with counts, searches and deletes', async () => {
 			await db().delete(event)
 			const boss = await admin()
-			const upcoming = await create(boss.cookie, { intent: 'publish', title: 'Fête de la musique', venueName: 'Place du Ralliement', city: 'Angers' })
-			const later = await create(boss.cookie, { intent: 'publish', title: 'Tournée d’hiver', startsAt: '2031-01-20T20:00', doorsAt: '', endsAt: '', city: 'Nantes', venueName: 'Stereolux' })
-			const past = await create(boss.cookie, { intent: 'publish', title: 'Release party', startsAt: '2021-09-10T20:00', doorsAt: '', endsAt: '', city: 'Saint-Étienne', venueName: 'Le Fil' })
+			const upcoming = await create(boss.cookie, {
+				intent: 'publish',
+				title: 'Fête de la musique',
+				venueName: 'Place du Ralliement',
+				city: 'Angers',
+			})
+			const later = await create(boss.cookie, {
+				intent: 'publish',
+				title: 'Tournée d’hiver',
+				startsAt: '2031-01-20T20:00',
+				doorsAt: '',
+				endsAt: '',
+				city: 'Nantes',
+				venueName: 'Stereolux',
+			})
+			const past = await create(boss.cookie, {
+				intent: 'publish',
+				title: 'Release party',
+				startsAt: '2021-09-10T20:00',
+				doorsAt: '',
+				endsAt: '',
+				city: 'Saint-Étienne',
+				venueName: 'Le Fil',
+			})
 			const draft = await create(boss.cookie, { title: 'Festival 100% rock', city: 'Évreux', venueName: 'Le Tangram' })
 
 			const all = await listLoad(boss.cookie)
@@ -467,8 +580,12 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(deleted.headers.get('location')).toBe(`${LIST}?tab=past&q=fil`)
 			expect(await flashOf(deleted)).toMatchObject({ key: 'admin.events.flash.deleted', values: { title: 'Release party' } })
 			expect(await row(past)).toBeUndefined()
-			expect(await flashOf(await listPost(boss.cookie, { intent: 'delete', eventId: past }))).toMatchObject({ key: 'admin.events.flash.alreadyDeleted' })
-			expect((await thrown(() => list.action(routeArgs(formPost(LIST, { intent: 'publish' }, { cookie: boss.cookie }), LIST)))).status).toBe(400)
+			expect(await flashOf(await listPost(boss.cookie, { intent: 'delete', eventId: past }))).toMatchObject({
+				key: 'admin.events.flash.alreadyDeleted',
+			})
+			expect(
+				(await thrown(() => list.action(routeArgs(formPost(LIST, { intent: 'publish' }, { cookie: boss.cookie }), LIST)))).status,
+			).toBe(400)
 		})
 
 		it('cuts the list into pages', async () => {

@@ -60,7 +60,10 @@ describe(`openDatabase on ${kind}`, () => {
 
 		const second = await open(target)
 		try {
-			const [row] = await second.db.select().from(siteSetting).where(sql`${siteSetting.key} = 'test:kept'`)
+			const [row] = await second.db
+				.select()
+				.from(siteSetting)
+				.where(sql`${siteSetting.key} = 'test:kept'`)
 			expect(row?.value).toBe('toujours là')
 			const applied = await rows<{ n: number | string }>(second, sql`select count(*) as n from drizzle.__drizzle_migrations`)
 			expect(Number(applied[0]!.n)).toBe(journal.entries.length)
@@ -124,7 +127,7 @@ describe.runIf(kind === 'pglite')('the embedded database’s data-folder lock', 
 		expect(code).not.toBeNull()
 		expect(stderr).toContain('DataDirLockedError')
 		expect(stderr).toContain('est déjà utilisé par un autre processus du site')
-		expect(stderr).toContain('une base embarquée ne s\'ouvre que par un seul processus à la fois')
+		expect(stderr).toContain("une base embarquée ne s'ouvre que par un seul processus à la fois")
 	})
 
 	it('is still fine after those attempts, and the folder opens again once released', async () => {
@@ -133,7 +136,10 @@ describe.runIf(kind === 'pglite')('the embedded database’s data-folder lock', 
 		await holder.close()
 		const again = await openPglite(target.dataDir)
 		holder = again
-		const [row] = await again.db.select().from(siteSetting).where(sql`${siteSetting.key} = 'test:lock'`)
+		const [row] = await again.db
+			.select()
+			.from(siteSetting)
+			.where(sql`${siteSetting.key} = 'test:lock'`)
 		expect(row?.value).toBe('ok')
 	})
 })

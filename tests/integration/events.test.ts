@@ -42,7 +42,14 @@ beforeAll(async () => {
 		coverId: cover.id,
 		description: 'Un **grand** soir ; avec des invités, et une barre \\ oblique.\n\nDeuxième paragraphe.',
 	})
-	ids.soldOut = await insertEvent(db(), { title: 'Complet à Lyon', startsAt: daysFrom(20), city: 'Lyon', venueName: 'Le Transbordeur', status: 'sold_out', ticketUrl: 'https://billets.exemple.fr/lyon' })
+	ids.soldOut = await insertEvent(db(), {
+		title: 'Complet à Lyon',
+		startsAt: daysFrom(20),
+		city: 'Lyon',
+		venueName: 'Le Transbordeur',
+		status: 'sold_out',
+		ticketUrl: 'https://billets.exemple.fr/lyon',
+	})
 	ids.postponed = await insertEvent(db(), {
 		title: 'Nantes, nouvelle date',
 		startsAt: daysFrom(30),
@@ -52,7 +59,14 @@ beforeAll(async () => {
 		venueName: 'Stereolux',
 		ticketUrl: 'https://billets.exemple.fr/nantes',
 	})
-	ids.cancelled = await insertEvent(db(), { title: 'Lille annulé', startsAt: daysFrom(15), city: 'Lille', venueName: 'L’Aéronef', status: 'cancelled', ticketUrl: 'https://billets.exemple.fr/lille' })
+	ids.cancelled = await insertEvent(db(), {
+		title: 'Lille annulé',
+		startsAt: daysFrom(15),
+		city: 'Lille',
+		venueName: 'L’Aéronef',
+		status: 'cancelled',
+		ticketUrl: 'https://billets.exemple.fr/lille',
+	})
 	ids.hostile = await insertEvent(db(), {
 		title: 'Bruxelles </script><script>alert(1)</script>',
 		startsAt: daysFrom(25),
@@ -63,7 +77,12 @@ beforeAll(async () => {
 		description: '<script>alert("x")</script>\n\n[clic](javascript:alert(1)) <img src=x onerror=alert(2)>',
 	})
 	ids.draft = await insertEvent(db(), { title: 'Date secrète', startsAt: daysFrom(12), published: false, publishedAt: null })
-	ids.recentPast = await insertEvent(db(), { title: 'Rennes', startsAt: daysFrom(-3), city: 'Rennes', ticketUrl: 'https://billets.exemple.fr/rennes' })
+	ids.recentPast = await insertEvent(db(), {
+		title: 'Rennes',
+		startsAt: daysFrom(-3),
+		city: 'Rennes',
+		ticketUrl: 'https://billets.exemple.fr/rennes',
+	})
 	ids.oldPast = await insertEvent(db(), { title: 'Brest', startsAt: daysFrom(-40), city: 'Brest' })
 
 	// A member, and an admin (the role set directly: how one becomes admin is the accounts' tests' concern).
@@ -203,7 +222,11 @@ describe('/events/:eventId', () => {
 		expect(seo.title).toBe(`Release party — Paris, ${page.start.dayMonthYear} · Le Groupe`)
 		expect(seo.description).toBe('Un grand soir ; avec des invités, et une barre \\ oblique. Deuxième paragraphe.')
 		expect(seo.url).toBe(`${SITE_URL}/events/${ids.scheduled}`)
-		expect(seo.image).toMatchObject({ url: expect.stringMatching(/^http:\/\/localhost:3000\/media\/img\/.+\/1200\.jpg$/), width: 1200, height: 750 })
+		expect(seo.image).toMatchObject({
+			url: expect.stringMatching(/^http:\/\/localhost:3000\/media\/img\/.+\/1200\.jpg$/),
+			width: 1200,
+			height: 750,
+		})
 	})
 
 	it('has the share tags: title, description, canonical, Open Graph and Twitter card with the cover', async () => {
@@ -234,8 +257,17 @@ describe('/events/:eventId', () => {
 			'@type': 'MusicEvent',
 			name: 'Release party',
 			eventStatus: 'https://schema.org/EventScheduled',
-			location: { '@type': 'Place', name: 'La Cigale', address: { '@type': 'PostalAddress', addressLocality: 'Paris', postalCode: '75018', addressCountry: 'FR' } },
-			offers: { url: 'https://billets.exemple.fr/release', price: '12.50', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+			location: {
+				'@type': 'Place',
+				name: 'La Cigale',
+				address: { '@type': 'PostalAddress', addressLocality: 'Paris', postalCode: '75018', addressCountry: 'FR' },
+			},
+			offers: {
+				url: 'https://billets.exemple.fr/release',
+				price: '12.50',
+				priceCurrency: 'EUR',
+				availability: 'https://schema.org/InStock',
+			},
 			performer: { '@type': 'MusicGroup', name: 'Le Groupe' },
 		})
 		expect(scheduled.startDate).toBe((await db().select().from(event).where(eq(event.id, ids.scheduled!)))[0]!.startsAt.toISOString())
@@ -316,7 +348,10 @@ describe('caching', () => {
 			const nonce = `nonce${renders}AAAA==`
 			return new Response(`<!doctype html><script nonce="${nonce}">1</script><p>rendu ${renders}</p><script nonce="${nonce}">2</script>`, {
 				status: 200,
-				headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` },
+				headers: {
+					'Content-Type': 'text/html; charset=utf-8',
+					'Content-Security-Policy': `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+				},
 			})
 		}
 		const first = await openEventPage(ids.hostile!, { render })
@@ -452,10 +487,14 @@ describe('calendar files', () => {
 		expect(body).toContain('X-WR-CALNAME:Le Groupe en concert\r\n')
 		const parsed = ical.sync.parseICS(body)
 		const events = Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT')
-		expect(events.map((e) => e.uid.split('@')[0]).sort()).toEqual([ids.scheduled, ids.soldOut, ids.postponed, ids.cancelled, ids.hostile].sort())
+		expect(events.map((e) => e.uid.split('@')[0]).sort()).toEqual(
+			[ids.scheduled, ids.soldOut, ids.postponed, ids.cancelled, ids.hostile].sort(),
+		)
 		expect(events.find((e) => e.uid.startsWith(ids.cancelled!))?.status).toBe('CANCELLED')
 		const etag = response.headers.get('etag')!
-		const again = (await eventsIcs.loader(routeArgs(request('/events.ics', { headers: { 'if-none-match': etag } }), '/events.ics') as never)) as Response
+		const again = (await eventsIcs.loader(
+			routeArgs(request('/events.ics', { headers: { 'if-none-match': etag } }), '/events.ics') as never,
+		)) as Response
 		expect(again.status).toBe(304)
 	})
 })

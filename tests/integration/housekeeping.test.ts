@@ -56,16 +56,18 @@ describe(`housekeeping on ${kind}`, () => {
 			createdAt: ago(createdDaysAgo * DAY),
 			sentAt: status === 'sent' ? ago(createdDaysAgo * DAY) : null,
 		})
-		await db.insert(outboxMail).values([
-			mail('m-fresh', 'sent', 2),
-			mail('m-queued-today', 'queued', 0),
-			mail('m-within-retention', 'sent', RETENTION.mailBodyDays - 1),
-			mail('m-old-sent', 'sent', RETENTION.mailBodyDays + 1),
-			mail('m-old-failed', 'failed', RETENTION.mailBodyDays + 10),
-			mail('m-old-already-emptied', 'sent', RETENTION.mailBodyDays + 20, false),
-			mail('m-past-record', 'sent', RETENTION.mailRecordDays + 1),
-			mail('m-past-record-emptied', 'failed', RETENTION.mailRecordDays + 30, false),
-		])
+		await db
+			.insert(outboxMail)
+			.values([
+				mail('m-fresh', 'sent', 2),
+				mail('m-queued-today', 'queued', 0),
+				mail('m-within-retention', 'sent', RETENTION.mailBodyDays - 1),
+				mail('m-old-sent', 'sent', RETENTION.mailBodyDays + 1),
+				mail('m-old-failed', 'failed', RETENTION.mailBodyDays + 10),
+				mail('m-old-already-emptied', 'sent', RETENTION.mailBodyDays + 20, false),
+				mail('m-past-record', 'sent', RETENTION.mailRecordDays + 1),
+				mail('m-past-record-emptied', 'failed', RETENTION.mailRecordDays + 30, false),
+			])
 		await db.insert(rateLimit).values([
 			{ key: 'signInByAccount:expired@exemple.fr', points: 8, expire: ago(60 * 1000) },
 			{ key: 'resetByAddress:203.0.113.9', points: 3, expire: ago(2 * DAY) },

@@ -50,11 +50,19 @@ async function member(role: 'user' | 'admin' = 'user') {
 function upload(path: string, file: Uint8Array, cookie: string) {
 	const form = new FormData()
 	form.append('file', new Blob([file as Uint8Array<ArrayBuffer>], { type: 'image/png' }), 'image.png')
-	return new Request(new URL(path, SITE_URL), { method: 'POST', body: form, headers: { cookie, origin: SITE_URL, accept: 'application/json' } })
+	return new Request(new URL(path, SITE_URL), {
+		method: 'POST',
+		body: form,
+		headers: { cookie, origin: SITE_URL, accept: 'application/json' },
+	})
 }
 
 async function picture(width: number, height: number) {
-	return new Uint8Array(await sharp({ create: { width, height, channels: 3, background: '#e0a020' } }).png().toBuffer())
+	return new Uint8Array(
+		await sharp({ create: { width, height, channels: 3, background: '#e0a020' } })
+			.png()
+			.toBuffer(),
+	)
 }
 
 /** Polls as the upload field does, once a second, until the image is ready or failed. */
@@ -82,11 +90,17 @@ describe(`media workers on ${databaseKind()} with S3 storage`, () => {
 	it('stores on S3, and the worker makes the renditions that /media/ then serves from the bucket', async () => {
 		expect(env.platform.storage.kind).toBe('s3')
 		const admin = await member('admin')
-		const accepted = await outcome(await adminMedia.action(routeArgs(upload('/dashboard/admin/media', await picture(1000, 500), admin.cookie), '/dashboard/admin/media/:id?')))
+		const accepted = await outcome(
+			await adminMedia.action(
+				routeArgs(upload('/dashboard/admin/media', await picture(1000, 500), admin.cookie), '/dashboard/admin/media/:id?'),
+			),
+		)
 		expect(accepted.status).toBe(201)
 		const { id } = accepted.body as { id: string }
 		const status = await settled(async () => {
-			const answer = await adminMedia.loader(routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: admin.cookie }), '/dashboard/admin/media/:id?', { id }))
+			const answer = await adminMedia.loader(
+				routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: admin.cookie }), '/dashboard/admin/media/:id?', { id }),
+			)
 			return (await outcome(answer)).body as MediaStatus
 		})
 		expect(status).toMatchObject({ status: 'ready', progress: 100, image: { width: 960, height: 480 } })
@@ -111,10 +125,16 @@ describe(`media workers on ${databaseKind()} with S3 storage`, () => {
 	it('keeps one avatar: a new one ready removes the old one, files included; account deletion removes the last', async () => {
 		const someone = await member()
 		const send = async () => {
-			const result = await outcome(await settingsAvatar.action(routeArgs(upload('/dashboard/settings/avatar', await picture(400, 400), someone.cookie), '/dashboard/settings/avatar/:id?')))
+			const result = await outcome(
+				await settingsAvatar.action(
+					routeArgs(upload('/dashboard/settings/avatar', await picture(400, 400), someone.cookie), '/dashboard/settings/avatar/:id?'),
+				),
+			)
 			const { id } = result.body as { id: string }
 			const status = await settled(async () => {
-				const answer = await settingsAvatar.loader(routeArgs(get(`/dashboard/settings/avatar/${id}`, { cookie: someone.cookie }), '/dashboard/settings/avatar/:id?', { id }))
+				const answer = await settingsAvatar.loader(
+					routeArgs(get(`/dashboard/settings/avatar/${id}`, { cookie: someone.cookie }), '/dashboard/settings/avatar/:id?', { id }),
+				)
 				return (await outcome(answer)).body as MediaStatus
 			})
 			expect(status.status).toBe('ready')
@@ -127,7 +147,11 @@ describe(`media workers on ${databaseKind()} with S3 storage`, () => {
 		await until(async () => !(await Promise.all(first.keys.map(inBucket))).some(Boolean))
 		for (const key of second.keys) expect(await inBucket(key), key).toBe(true)
 
-		const request = formPost('/dashboard/settings', { intent: 'delete-account', confirmation: 'SUPPRIMER', password: PASSWORD }, { cookie: someone.cookie })
+		const request = formPost(
+			'/dashboard/settings',
+			{ intent: 'delete-account', confirmation: 'SUPPRIMER', password: PASSWORD },
+			{ cookie: someone.cookie },
+		)
 		expect((await outcome(await settings.action(routeArgs(request, '/dashboard/settings')))).status).toBe(302)
 		await until(async () => !(await Promise.all(second.keys.map(inBucket))).some(Boolean))
 		expect(await db().select().from(media).where(eq(media.id, second.id))).toEqual([])

@@ -76,7 +76,11 @@ async function uploadCover(admin: Member, file: Uint8Array, options: { name?: st
 }
 
 async function coverStatus(admin: Member, id: string) {
-	return outcome(await adminMedia.loader(routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: admin.cookie }), '/dashboard/admin/media/:id?', { id })))
+	return outcome(
+		await adminMedia.loader(
+			routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: admin.cookie }), '/dashboard/admin/media/:id?', { id }),
+		),
+	)
 }
 
 async function getMedia(key: string, headers: Record<string, string> = {}) {
@@ -93,7 +97,12 @@ async function row(id: string) {
 /** A photo as a phone takes it: EXIF with the camera, the place (GPS) and the date. */
 async function photoWithGps(width: number, height: number, format: 'png' | 'jpeg' = 'png') {
 	const image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
-		.composite([{ input: { create: { width: Math.round(width / 2), height: Math.round(height / 2), channels: 3, background: '#2040c0' } }, gravity: 'northwest' }])
+		.composite([
+			{
+				input: { create: { width: Math.round(width / 2), height: Math.round(height / 2), channels: 3, background: '#2040c0' } },
+				gravity: 'northwest',
+			},
+		])
 		.withExif({
 			IFD0: { Make: 'Appareil', Model: 'Test 1', Copyright: 'Nina' },
 			IFD2: { DateTimeOriginal: '2026:03:14 21:30:00' },
@@ -111,11 +120,15 @@ describe(`image uploads on ${databaseKind()}`, () => {
 	describe('who may upload', () => {
 		it('sends a signed-out visitor to sign in, and refuses a member the covers', async () => {
 			const png = await photoWithGps(64, 48)
-			const anonymous = await thrown(() => adminMedia.action(routeArgs(uploadRequest('/dashboard/admin/media', png), '/dashboard/admin/media/:id?')))
+			const anonymous = await thrown(() =>
+				adminMedia.action(routeArgs(uploadRequest('/dashboard/admin/media', png), '/dashboard/admin/media/:id?')),
+			)
 			expect(anonymous.status).toBe(302)
 			const someone = await member()
 			const refused = await thrown(() =>
-				adminMedia.action(routeArgs(uploadRequest('/dashboard/admin/media', png, { cookie: someone.cookie }), '/dashboard/admin/media/:id?')),
+				adminMedia.action(
+					routeArgs(uploadRequest('/dashboard/admin/media', png, { cookie: someone.cookie }), '/dashboard/admin/media/:id?'),
+				),
 			)
 			expect(refused.status).toBe(403)
 			const avatar = await thrown(() =>
@@ -136,7 +149,11 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			// Nor an SVG, nor a GIF, nor a PNG signature on garbage: only what sharp can read as what it says.
 			const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')
 			expect((await uploadCover(admin, svg, { name: 'logo.png', type: 'image/png' })).status).toBe(415)
-			const gif = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).gif().toBuffer())
+			const gif = new Uint8Array(
+				await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+					.gif()
+					.toBuffer(),
+			)
 			expect((await uploadCover(admin, gif, { name: 'anim.webp', type: 'image/webp' })).status).toBe(415)
 			const fakePng = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(200).fill(7)])
 			expect((await uploadCover(admin, fakePng, { name: 'x.png', type: 'image/png' })).status).toBe(415)
@@ -253,7 +270,13 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			expect(result.status).toBe(201)
 			const accepted = result.body as { id: string; status: string; progress: number; statusUrl: string }
 			expect(accepted).toMatchObject({ status: 'processing', progress: 0, statusUrl: `/dashboard/admin/media/${accepted.id}` })
-			expect(await row(accepted.id)).toMatchObject({ kind: 'cover', status: 'processing', progress: 0, alt: 'La scène du Trianon', createdBy: admin.id })
+			expect(await row(accepted.id)).toMatchObject({
+				kind: 'cover',
+				status: 'processing',
+				progress: 0,
+				alt: 'La scène du Trianon',
+				createdBy: admin.id,
+			})
 			const jobs = await platform().jobs.boss.findJobs(MEDIA_QUEUE, { key: accepted.id })
 			expect(jobs.map((j) => j.data)).toEqual([{ id: accepted.id }])
 			// The original is kept as sent (its GPS too, privately); /media/ never serves it.
@@ -324,7 +347,11 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			expect({ width: done.width, height: done.height }).toEqual({ width: 600, height: 800 })
 			const jpeg = done.variants.find((v) => v.format === 'jpeg' && v.width === 480)!
 			const meta = await sharp((await platform().storage.read(jpeg.key))!).metadata()
-			expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({ width: 480, height: 640, orientation: undefined })
+			expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({
+				width: 480,
+				height: 640,
+				orientation: undefined,
+			})
 		})
 
 		it('cuts an avatar square at 96, 192 and 384 pixels', async () => {
@@ -348,7 +375,8 @@ describe(`image uploads on ${databaseKind()}`, () => {
 				'webp 384×384',
 				'webp 96×96',
 			])
-			for (const variant of done.variants) expect((await sharp((await platform().storage.read(variant.key))!).metadata()).exif).toBeUndefined()
+			for (const variant of done.variants)
+				expect((await sharp((await platform().storage.read(variant.key))!).metadata()).exif).toBeUndefined()
 		})
 
 		it('ends a corrupt image failed, with its reason in French, at once', async () => {
@@ -410,7 +438,14 @@ describe(`image uploads on ${databaseKind()}`, () => {
 		it('tells an admin how far an image is, and a member only about their own avatar', async () => {
 			const admin = await member('admin')
 			const { id } = (await uploadCover(admin, await photoWithGps(600, 360))).body as { id: string }
-			expect((await coverStatus(admin, id)).body).toEqual({ id, kind: 'cover', status: 'processing', progress: 0, error: null, image: null })
+			expect((await coverStatus(admin, id)).body).toEqual({
+				id,
+				kind: 'cover',
+				status: 'processing',
+				progress: 0,
+				error: null,
+				image: null,
+			})
 			await processMedia(deps(), id, { isLast: false })
 			const ready = await coverStatus(admin, id)
 			expect(ready.headers.get('cache-control')).toBe('private, no-store')
@@ -420,16 +455,22 @@ describe(`image uploads on ${databaseKind()}`, () => {
 
 			const someone = await member()
 			const forbidden = await thrown(() =>
-				adminMedia.loader(routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: someone.cookie }), '/dashboard/admin/media/:id?', { id })),
+				adminMedia.loader(
+					routeArgs(get(`/dashboard/admin/media/${id}`, { cookie: someone.cookie }), '/dashboard/admin/media/:id?', { id }),
+				),
 			)
 			expect(forbidden.status).toBe(403)
 			const avatarStatus = (cookie: string, mediaId: string) =>
-				settingsAvatar.loader(routeArgs(get(`/dashboard/settings/avatar/${mediaId}`, { cookie }), '/dashboard/settings/avatar/:id?', { id: mediaId })).then(outcome)
+				settingsAvatar
+					.loader(routeArgs(get(`/dashboard/settings/avatar/${mediaId}`, { cookie }), '/dashboard/settings/avatar/:id?', { id: mediaId }))
+					.then(outcome)
 			// A cover is not their avatar; someone else's avatar is not either.
 			expect((await avatarStatus(someone.cookie, id)).status).toBe(404)
 			const other = await member()
 			const request = uploadRequest('/dashboard/settings/avatar', await photoWithGps(200, 200), { cookie: other.cookie })
-			const { id: avatarId } = (await outcome(await settingsAvatar.action(routeArgs(request, '/dashboard/settings/avatar/:id?')))).body as { id: string }
+			const { id: avatarId } = (await outcome(await settingsAvatar.action(routeArgs(request, '/dashboard/settings/avatar/:id?')))).body as {
+				id: string
+			}
 			expect((await avatarStatus(other.cookie, avatarId)).body).toMatchObject({ id: avatarId, kind: 'avatar', status: 'processing' })
 			expect((await avatarStatus(someone.cookie, avatarId)).status).toBe(404)
 		})
@@ -521,7 +562,7 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			const tampered = new URL(url)
 			tampered.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600))
 			expect((await fetchFile(tampered)).status).toBe(403)
-			expect((await files.loader(routeArgs(get('/files/x'), '/files/*', { '*': '../../etc/passwd' })) as Response).status).toBe(404)
+			expect(((await files.loader(routeArgs(get('/files/x'), '/files/*', { '*': '../../etc/passwd' }))) as Response).status).toBe(404)
 
 			vi.useFakeTimers({ toFake: ['Date'] })
 			vi.setSystemTime(Date.now() + 61_000)
@@ -562,7 +603,11 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			const someone = await member()
 			const id = await sendAvatar(someone)
 			await processMedia(deps(), id, { isLast: false })
-			const request = formPost('/dashboard/settings', { intent: 'delete-account', confirmation: 'SUPPRIMER', password: PASSWORD }, { cookie: someone.cookie })
+			const request = formPost(
+				'/dashboard/settings',
+				{ intent: 'delete-account', confirmation: 'SUPPRIMER', password: PASSWORD },
+				{ cookie: someone.cookie },
+			)
 			const result = await outcome(await settings.action(routeArgs(request, '/dashboard/settings')))
 			expect(result.status).toBe(302)
 			expect(await row(id)).toBeUndefined()

@@ -97,8 +97,12 @@ async function ageSessions(member: Member, days: number) {
 
 /** Makes the member one who signed up through a provider: no password, one external method. */
 async function withoutPassword(member: Member) {
-	await db().delete(account).where(and(eq(account.userId, member.id), eq(account.providerId, 'credential')))
-	await db().insert(account).values({ id: randomUUID(), accountId: `google-${member.id}`, providerId: 'google', userId: member.id })
+	await db()
+		.delete(account)
+		.where(and(eq(account.userId, member.id), eq(account.providerId, 'credential')))
+	await db()
+		.insert(account)
+		.values({ id: randomUUID(), accountId: `google-${member.id}`, providerId: 'google', userId: member.id })
 }
 
 describe(`member settings on ${databaseKind()}`, () => {
@@ -110,9 +114,7 @@ describe(`member settings on ${databaseKind()}`, () => {
 			settings.action(routeArgs(formPost('/dashboard/settings', { intent: 'profile', name: 'X' }), '/dashboard/settings')),
 		)
 		expect(form.status).toBe(302)
-		const file = await thrown(() =>
-			settingsExport.loader(routeArgs(get('/dashboard/settings/export'), '/dashboard/settings/export')),
-		)
+		const file = await thrown(() => settingsExport.loader(routeArgs(get('/dashboard/settings/export'), '/dashboard/settings/export')))
 		expect(file.status).toBe(302)
 	})
 
@@ -230,12 +232,22 @@ describe(`member settings on ${databaseKind()}`, () => {
 
 		it('refuses a weak or mistyped new password in French', async () => {
 			const m = await member()
-			const weak = await post(m.cookie, { intent: 'change-password', currentPassword: PASSWORD, newPassword: 'azertyuiop123', confirm: 'azertyuiop123' })
+			const weak = await post(m.cookie, {
+				intent: 'change-password',
+				currentPassword: PASSWORD,
+				newPassword: 'azertyuiop123',
+				confirm: 'azertyuiop123',
+			})
 			expect(weak.status).toBe(400)
 			expect(reply(weak).error?.newPassword?.[0]).toMatch(/trop courant/)
 			const short = await post(m.cookie, { intent: 'change-password', currentPassword: PASSWORD, newPassword: 'Zq8!xw', confirm: 'Zq8!xw' })
 			expect(reply(short).error?.newPassword).toEqual(['Le mot de passe doit contenir au moins 12 caractères.'])
-			const mismatch = await post(m.cookie, { intent: 'change-password', currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirm: `${NEW_PASSWORD}!` })
+			const mismatch = await post(m.cookie, {
+				intent: 'change-password',
+				currentPassword: PASSWORD,
+				newPassword: NEW_PASSWORD,
+				confirm: `${NEW_PASSWORD}!`,
+			})
 			expect(reply(mismatch).error?.confirm).toEqual(['Les deux mots de passe ne sont pas identiques.'])
 		})
 
@@ -244,7 +256,12 @@ describe(`member settings on ${databaseKind()}`, () => {
 			const elsewhere = await signInAgain(m.email)
 			expect(await signedIn(elsewhere)).not.toBeNull()
 
-			const result = await post(m.cookie, { intent: 'change-password', currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirm: NEW_PASSWORD })
+			const result = await post(m.cookie, {
+				intent: 'change-password',
+				currentPassword: PASSWORD,
+				newPassword: NEW_PASSWORD,
+				confirm: NEW_PASSWORD,
+			})
 			expect(result.status).toBe(302)
 			expect(result.headers.get('location')).toBe('/dashboard/settings')
 			const renewed = cookieFrom(result.headers)
@@ -295,7 +312,9 @@ describe(`member settings on ${databaseKind()}`, () => {
 
 		it('removes one of two methods, and never another member’s', async () => {
 			const m = await member()
-			await db().insert(account).values({ id: randomUUID(), accountId: `google-${m.id}`, providerId: 'google', userId: m.id })
+			await db()
+				.insert(account)
+				.values({ id: randomUUID(), accountId: `google-${m.id}`, providerId: 'google', userId: m.id })
 			const stranger = await member('Quelqu’un d’autre')
 			const [strangers] = await db().select().from(account).where(eq(account.userId, stranger.id))
 
@@ -313,7 +332,9 @@ describe(`member settings on ${databaseKind()}`, () => {
 
 		it('asks a member signed in more than a day ago to sign in again before unlinking', async () => {
 			const m = await member()
-			await db().insert(account).values({ id: randomUUID(), accountId: `google-${m.id}`, providerId: 'google', userId: m.id })
+			await db()
+				.insert(account)
+				.values({ id: randomUUID(), accountId: `google-${m.id}`, providerId: 'google', userId: m.id })
 			await ageSessions(m, 2)
 			const google = (await load(m.cookie)).methods.find((method) => method.providerId === 'google')!
 			const result = await post(m.cookie, { intent: 'unlink', methodId: google.id })
@@ -324,7 +345,10 @@ describe(`member settings on ${databaseKind()}`, () => {
 
 		it('shows a French message after a link, or after a failed one', async () => {
 			const m = await member()
-			expect((await load(m.cookie, '?linked=1')).linkNotice).toEqual({ type: 'success', message: 'C’est fait : ce service est relié à votre compte.' })
+			expect((await load(m.cookie, '?linked=1')).linkNotice).toEqual({
+				type: 'success',
+				message: 'C’est fait : ce service est relié à votre compte.',
+			})
 			expect((await load(m.cookie, '?error=access_denied')).linkNotice?.message).toMatch(/^Liaison annulée/)
 			expect((await load(m.cookie, '?error=email_does_not_match')).linkNotice?.message).toMatch(/même adresse e-mail/)
 			expect((await load(m.cookie, '?error=<script>')).linkNotice?.message).toMatch(/n’a pas abouti/)
@@ -353,7 +377,9 @@ describe(`member settings on ${databaseKind()}`, () => {
 		it('downloads the profile, methods, sessions and mails as JSON, without any secret', async () => {
 			const m = await member('Odetta Holmes')
 			await post(m.cookie, { intent: 'profile', name: 'Odetta Holmes', city: 'Birmingham' })
-			const response = await settingsExport.loader(routeArgs(get('/dashboard/settings/export', { cookie: m.cookie }), '/dashboard/settings/export'))
+			const response = await settingsExport.loader(
+				routeArgs(get('/dashboard/settings/export', { cookie: m.cookie }), '/dashboard/settings/export'),
+			)
 			expect(response.status).toBe(200)
 			expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
 			expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="donnees-\d{4}-\d{2}-\d{2}\.json"$/)
@@ -383,7 +409,9 @@ describe(`member settings on ${databaseKind()}`, () => {
 		it('holds only the signed-in member’s data', async () => {
 			const a = await member('Membre A')
 			const b = await member('Membre B')
-			const response = await settingsExport.loader(routeArgs(get('/dashboard/settings/export', { cookie: a.cookie }), '/dashboard/settings/export'))
+			const response = await settingsExport.loader(
+				routeArgs(get('/dashboard/settings/export', { cookie: a.cookie }), '/dashboard/settings/export'),
+			)
 			const text = await response.text()
 			expect(text).toContain(a.email)
 			expect(text).not.toContain(b.email)

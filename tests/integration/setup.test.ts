@@ -55,7 +55,12 @@ describe(`the first-admin set-up link on ${databaseKind()}`, () => {
 		const link = await announceSetupLink(test.platform)
 		const forged = tokenOf(link!).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
 		expect(((await claimLoader(forged)).body as { state: string }).state).toBe('invalid')
-		const weak = await claimAction(tokenOf(link!), { name: 'Régie', email: 'regie@example.com', password: 'motdepasse123', confirm: 'motdepasse123' })
+		const weak = await claimAction(tokenOf(link!), {
+			name: 'Régie',
+			email: 'regie@example.com',
+			password: 'motdepasse123',
+			confirm: 'motdepasse123',
+		})
 		expect(weak.status).toBe(400)
 		expect(JSON.stringify(weak.body)).toContain('trop courant')
 		expect(await db().select().from(user)).toHaveLength(0)

@@ -18,7 +18,12 @@ export function daysFrom(days: number, hour = 20, minute = 30, from: Date = new 
 	const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(base)
 	for (const offset of [2, 1]) {
 		const candidate = new Date(`${day}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00+0${offset}:00`)
-		const seen = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(candidate)
+		const seen = new Intl.DateTimeFormat('en-GB', {
+			timeZone: 'Europe/Paris',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23',
+		}).format(candidate)
 		if (seen === `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`) return candidate
 	}
 	return new Date(`${day}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00+01:00`)

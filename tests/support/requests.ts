@@ -62,12 +62,7 @@ export function get(path: string, options: RequestOptions = {}): Request {
 }
 
 /** A fetch() with a JSON body from the site's own scripts. `body` as a string is sent verbatim. */
-export function jsonRequest(
-	method: string,
-	path: string,
-	body: unknown,
-	options: RequestOptions & { contentType?: string } = {},
-): Request {
+export function jsonRequest(method: string, path: string, body: unknown, options: RequestOptions & { contentType?: string } = {}): Request {
 	return new Request(new URL(path, SITE_URL), {
 		method,
 		body: typeof body === 'string' ? body : JSON.stringify(body),

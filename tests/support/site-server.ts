@@ -64,7 +64,7 @@ export async function ensureBuild(buildDir: string): Promise<void> {
 		await run('npm', ['run', 'build'], {
 			PATH: process.env.PATH ?? '/usr/bin:/bin',
 			HOME: process.env.HOME ?? os.tmpdir(),
-		IGNORE_DOTENV: '1',
+			IGNORE_DOTENV: '1',
 			TMPDIR: os.tmpdir(),
 			BUILD_DIR: buildDir,
 		})

@@ -24,10 +24,6 @@ export function Card({
 }
 
 /** A card's heading; pick the level that fits the page's outline. */
-export function CardTitle({
-	as: Tag = 'h2',
-	className,
-	...props
-}: HTMLAttributes<HTMLElement> & { as?: 'h2' | 'h3' | 'h4' | 'p' }) {
+export function CardTitle({ as: Tag = 'h2', className, ...props }: HTMLAttributes<HTMLElement> & { as?: 'h2' | 'h3' | 'h4' | 'p' }) {
 	return <Tag className={clsx('text-base font-semibold tracking-tight text-fg', className)} {...props} />
 }

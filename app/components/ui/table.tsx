@@ -6,13 +6,7 @@ import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from
  * On a narrow screen it scrolls sideways inside its frame; it then becomes focusable (and named by
  * `label`, as a group rather than a landmark: the page's section already is one) so a keyboard can scroll it too.
  */
-export function Table({
-	label,
-	caption,
-	className,
-	children,
-	...props
-}: ComponentProps<'table'> & { label: string; caption?: ReactNode }) {
+export function Table({ label, caption, className, children, ...props }: ComponentProps<'table'> & { label: string; caption?: ReactNode }) {
 	const frame = useRef<HTMLDivElement>(null)
 	const [scrollable, setScrollable] = useState(false)
 	useEffect(() => {
@@ -53,12 +47,7 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
 }
 
 /** A column header (scope="col" unless told otherwise). `numeric` right-aligns it with its cells. */
-export function TableHeader({
-	className,
-	numeric,
-	scope = 'col',
-	...props
-}: ComponentProps<'th'> & { numeric?: boolean }) {
+export function TableHeader({ className, numeric, scope = 'col', ...props }: ComponentProps<'th'> & { numeric?: boolean }) {
 	return (
 		<th
 			scope={scope}
@@ -73,20 +62,10 @@ export function TableHeader({
 }
 
 /** A cell. It keeps to one line (the table scrolls sideways on a phone); `wrap` lets long text wrap. */
-export function TableCell({
-	className,
-	numeric,
-	wrap,
-	...props
-}: ComponentProps<'td'> & { numeric?: boolean; wrap?: boolean }) {
+export function TableCell({ className, numeric, wrap, ...props }: ComponentProps<'td'> & { numeric?: boolean; wrap?: boolean }) {
 	return (
 		<td
-			className={clsx(
-				'px-3 py-2.5 align-middle sm:px-4',
-				!wrap && 'whitespace-nowrap',
-				numeric && 'text-right tabular-nums',
-				className,
-			)}
+			className={clsx('px-3 py-2.5 align-middle sm:px-4', !wrap && 'whitespace-nowrap', numeric && 'text-right tabular-nums', className)}
 			{...props}
 		/>
 	)

@@ -21,13 +21,7 @@ export interface TabItem {
  * Tabs within one page (WAI-ARIA tabs pattern): arrow keys move between tabs, Home and End jump to
  * the ends, and only the selected tab is in the Tab order.
  */
-export function Tabs(props: {
-	label: string
-	items: TabItem[]
-	defaultTab?: string
-	className?: string
-	onChange?: (id: string) => void
-}) {
+export function Tabs(props: { label: string; items: TabItem[]; defaultTab?: string; className?: string; onChange?: (id: string) => void }) {
 	const base = useId()
 	const [selected, setSelected] = useState(props.defaultTab ?? props.items[0]?.id)
 	const tabs = useRef<Array<HTMLButtonElement | null>>([])
@@ -44,11 +38,15 @@ export function Tabs(props: {
 		const current = props.items.findIndex((item) => item.id === selected)
 		const last = props.items.length - 1
 		const next =
-			event.key === 'ArrowRight' ? (current + 1) % (last + 1)
-			: event.key === 'ArrowLeft' ? (current - 1 + last + 1) % (last + 1)
-			: event.key === 'Home' ? 0
-			: event.key === 'End' ? last
-			: null
+			event.key === 'ArrowRight'
+				? (current + 1) % (last + 1)
+				: event.key === 'ArrowLeft'
+					? (current - 1 + last + 1) % (last + 1)
+					: event.key === 'Home'
+						? 0
+						: event.key === 'End'
+							? last
+							: null
 		if (next === null) return
 		event.preventDefault()
 		select(next)
@@ -100,11 +98,7 @@ export function Tabs(props: {
  * Tabs that are pages (each one a URL): a navigation landmark of links, the current one marked
  * with aria-current by the router. Works without JavaScript.
  */
-export function NavTabs(props: {
-	label: string
-	items: Array<{ to: string; label: ReactNode; end?: boolean }>
-	className?: string
-}) {
+export function NavTabs(props: { label: string; items: Array<{ to: string; label: ReactNode; end?: boolean }>; className?: string }) {
 	return (
 		<nav aria-label={props.label} className={props.className}>
 			<ul className={listClasses}>

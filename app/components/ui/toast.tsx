@@ -80,7 +80,14 @@ export function Toast(props: { message: ToastMessage | null | undefined; classNa
 					<div className="flex items-start gap-3 rounded-card border border-line bg-surface py-3 pr-2 pl-4 text-fg shadow-pop">
 						<svg aria-hidden="true" viewBox="0 0 16 16" className={clsx('mt-0.5 size-5 shrink-0', iconColours[shown.type])}>
 							<circle cx="8" cy="8" r="7" fill="none" stroke="currentColor" strokeWidth="1.5" />
-							<path d={icons[shown.type]} fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" />
+							<path
+								d={icons[shown.type]}
+								fill="none"
+								stroke="currentColor"
+								strokeWidth="1.75"
+								strokeLinecap="round"
+								strokeLinejoin="round"
+							/>
 						</svg>
 						<div className="min-w-0 flex-1 py-px">
 							<p className="text-sm font-semibold">{shown.title}</p>

@@ -132,14 +132,16 @@ const ERASERS: { what: string; erase: (tx: Tx, member: Member) => Promise<unknow
 	{
 		what: 'rate-limit counters keyed on the account',
 		erase: (tx, m) =>
-			tx.delete(rateLimit).where(
-				inArray(rateLimit.key, [
-					`signInByAccount:${m.email.toLowerCase()}`,
-					`resetByAccount:${m.email.toLowerCase()}`,
-					`resendByAccount:${m.id.toLowerCase()}`,
-					`settingsByAccount:${m.id.toLowerCase()}`,
-				]),
-			),
+			tx
+				.delete(rateLimit)
+				.where(
+					inArray(rateLimit.key, [
+						`signInByAccount:${m.email.toLowerCase()}`,
+						`resetByAccount:${m.email.toLowerCase()}`,
+						`resendByAccount:${m.id.toLowerCase()}`,
+						`settingsByAccount:${m.id.toLowerCase()}`,
+					]),
+				),
 	},
 	{
 		what: 'the member’s avatar (its files are deleted by a job once this commits)',
@@ -179,7 +181,8 @@ export async function deleteAccount(
 	if (!response.ok) {
 		const code = String(((await response.json().catch(() => ({}))) as { code?: unknown }).code ?? '')
 		if (code === 'INVALID_PASSWORD') return { ok: false, status: 400, message: t('settings.errors.wrongPassword'), field: 'password' }
-		if (code === 'SESSION_EXPIRED' || code === 'SESSION_NOT_FRESH') return { ok: false, status: 403, message: t('settings.errors.signInAgain') }
+		if (code === 'SESSION_EXPIRED' || code === 'SESSION_NOT_FRESH')
+			return { ok: false, status: 403, message: t('settings.errors.signInAgain') }
 		return { ok: false, status: response.status >= 500 ? 503 : 400, message: t('settings.errors.unavailable') }
 	}
 	try {

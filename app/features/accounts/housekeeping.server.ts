@@ -34,12 +34,7 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<PurgeRepor
 	const mailBodies = await db
 		.update(outboxMail)
 		.set({ html: null, text: null })
-		.where(
-			and(
-				lt(outboxMail.createdAt, days(RETENTION.mailBodyDays)),
-				or(isNotNull(outboxMail.html), isNotNull(outboxMail.text)),
-			),
-		)
+		.where(and(lt(outboxMail.createdAt, days(RETENTION.mailBodyDays)), or(isNotNull(outboxMail.html), isNotNull(outboxMail.text))))
 		.returning({ id: outboxMail.id })
 	const rateLimits = await db.delete(rateLimit).where(lt(rateLimit.expire, now)).returning({ key: rateLimit.key })
 	return {

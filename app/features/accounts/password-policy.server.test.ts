@@ -5,14 +5,12 @@ const TOO_COMMON = 'Ce mot de passe est trop courant. Choisissez-en un autre, pa
 const PERSONAL = 'Le mot de passe ne doit pas reprendre votre nom ou votre adresse e-mail.'
 
 describe('passwordWeakness', () => {
-	it.each([
-		'correct cheval agrafe pile',
-		'Le train de 8 h 12 sent le café',
-		'zorglub-mistral-4417',
-		'kV9#pq2!Lw0z',
-	])('accepts %j', (password) => {
-		expect(passwordWeakness(password, { email: 'ada@exemple.fr', name: 'Ada' })).toBeNull()
-	})
+	it.each(['correct cheval agrafe pile', 'Le train de 8 h 12 sent le café', 'zorglub-mistral-4417', 'kV9#pq2!Lw0z'])(
+		'accepts %j',
+		(password) => {
+			expect(passwordWeakness(password, { email: 'ada@exemple.fr', name: 'Ada' })).toBeNull()
+		},
+	)
 
 	it.each([
 		['a leaked password', 'password1234'],

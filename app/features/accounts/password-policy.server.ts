@@ -9,7 +9,10 @@ import { dictionary as french } from '@zxcvbn-ts/language-fr'
 
 /** Lower case without accents, so that « Félicitations » meets the dictionary's « félicitations ». */
 function fold(text: string): string {
-	return text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+	return text
+		.toLowerCase()
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
 }
 
 const commonPasswords = new Set((common['passwords-common'] as string[]).map(fold))

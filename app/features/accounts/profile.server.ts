@@ -10,11 +10,7 @@ export type { Profile }
 
 /** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
 const settable = {
-	name: z
-		.string()
-		.trim()
-		.min(1, 'Le nom ne peut pas être vide.')
-		.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
+	name: z.string().trim().min(1, 'Le nom ne peut pas être vide.').max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
 	city: cityField,
 } as const
 const clearable = ['city', 'image'] as const
@@ -23,8 +19,7 @@ type Settable = keyof typeof settable
 type Clearable = (typeof clearable)[number]
 
 export type ProfileUpdate =
-	| { ok: true; values: Partial<Record<Settable, string>>; clear: Clearable[] }
-	| { ok: false; field: string; reason: string }
+	{ ok: true; values: Partial<Record<Settable, string>>; clear: Clearable[] } | { ok: false; field: string; reason: string }
 
 /** Checks an updateUserData payload: `{ values: {...}, valuesToClear: [...] }`. */
 export function parseProfileUpdate(body: unknown): ProfileUpdate {
@@ -84,11 +79,7 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | null
 	}
 }
 
-export async function updateProfile(
-	db: Db,
-	userId: string,
-	update: Extract<ProfileUpdate, { ok: true }>,
-): Promise<Profile | null> {
+export async function updateProfile(db: Db, userId: string, update: Extract<ProfileUpdate, { ok: true }>): Promise<Profile | null> {
 	const changes: Partial<typeof user.$inferInsert> = { ...update.values }
 	if (changes.city === '') changes.city = null
 	for (const field of update.clear) changes[field] = null

@@ -56,7 +56,8 @@ function fail(message: string, options: { field?: string; status?: number } = {}
 
 /** The refusals every call can meet: a session too old for a sensitive change, an outage. */
 function commonFailure(answer: AuthAnswer): SettingsFailure {
-	if (answer.code === 'SESSION_NOT_FRESH' || answer.code === 'SESSION_EXPIRED') return fail(getT()('settings.errors.signInAgain'), { status: 403 })
+	if (answer.code === 'SESSION_NOT_FRESH' || answer.code === 'SESSION_EXPIRED')
+		return fail(getT()('settings.errors.signInAgain'), { status: 403 })
 	if (answer.response?.status === 429) return fail(getT()('settings.errors.tooMany'), { status: 429 })
 	if (!answer.response || answer.response.status >= 500) return fail(getT()('settings.errors.unavailable'), { status: 503 })
 	return fail(getT()('settings.errors.unavailable'), { status: 400 })
@@ -111,11 +112,17 @@ export async function requestEmailChange(
 	)
 	if (!answer.response?.ok) return commonFailure(answer)
 	const t = getT()
-	await emails.notice('email-change-requested', member.email, t('settings.mail.emailChange.subject'), t('settings.mail.emailChange.title'), [
-		t('settings.mail.emailChange.body', { masked: maskEmail(newEmail) }),
-		t('settings.mail.emailChange.unchanged'),
-		t('settings.mail.emailChange.notYou'),
-	])
+	await emails.notice(
+		'email-change-requested',
+		member.email,
+		t('settings.mail.emailChange.subject'),
+		t('settings.mail.emailChange.title'),
+		[
+			t('settings.mail.emailChange.body', { masked: maskEmail(newEmail) }),
+			t('settings.mail.emailChange.unchanged'),
+			t('settings.mail.emailChange.notYou'),
+		],
+	)
 	return { ok: true, headers: new Headers() }
 }
 
@@ -149,7 +156,8 @@ export async function changePassword(
 	)
 	if (!answer.response?.ok) {
 		if (answer.code === 'INVALID_PASSWORD') return fail(getT()('settings.errors.wrongPassword'), { field: 'currentPassword' })
-		if (answer.code === 'PASSWORD_TOO_SHORT' || answer.code === 'PASSWORD_TOO_LONG') return fail(getT()('settings.errors.passwordLength'), { field: 'newPassword' })
+		if (answer.code === 'PASSWORD_TOO_SHORT' || answer.code === 'PASSWORD_TOO_LONG')
+			return fail(getT()('settings.errors.passwordLength'), { field: 'newPassword' })
 		if (answer.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') return fail(getT()('settings.errors.noPassword'))
 		return commonFailure(answer)
 	}
@@ -160,12 +168,11 @@ export async function changePassword(
 /** A first password for an account made through a provider. */
 export async function setFirstPassword(request: Request, member: { email: string }, newPassword: string): Promise<SettingsOutcome> {
 	const { auth } = await getPlatform()
-	const answer = await callAuth(() =>
-		auth.api.setPassword({ body: { newPassword }, headers: request.headers, asResponse: true }),
-	)
+	const answer = await callAuth(() => auth.api.setPassword({ body: { newPassword }, headers: request.headers, asResponse: true }))
 	if (!answer.response?.ok) {
 		if (answer.code === 'PASSWORD_ALREADY_SET') return fail(getT()('settings.errors.passwordAlreadySet'))
-		if (answer.code === 'PASSWORD_TOO_SHORT' || answer.code === 'PASSWORD_TOO_LONG') return fail(getT()('settings.errors.passwordLength'), { field: 'newPassword' })
+		if (answer.code === 'PASSWORD_TOO_SHORT' || answer.code === 'PASSWORD_TOO_LONG')
+			return fail(getT()('settings.errors.passwordLength'), { field: 'newPassword' })
 		return commonFailure(answer)
 	}
 	await sendPasswordNotice(member.email, 'set')
@@ -206,9 +213,7 @@ export async function unlinkMethod(request: Request, methodId: string): Promise<
 	if (!methods.some((m) => m.id === methodId)) return fail(getT()('settings.errors.unknownMethod'), { status: 404 })
 	if (methods.length <= 1) return fail(getT()('settings.errors.lastMethod'))
 	const { auth } = await getPlatform()
-	const answer = await callAuth(() =>
-		auth.api.unlinkAccount({ body: { accountId: methodId }, headers: request.headers, asResponse: true }),
-	)
+	const answer = await callAuth(() => auth.api.unlinkAccount({ body: { accountId: methodId }, headers: request.headers, asResponse: true }))
 	if (!answer.response?.ok) {
 		if (answer.code === 'FAILED_TO_UNLINK_LAST_ACCOUNT') return fail(getT()('settings.errors.lastMethod'))
 		if (answer.code === 'ACCOUNT_NOT_FOUND') return fail(getT()('settings.errors.unknownMethod'), { status: 404 })

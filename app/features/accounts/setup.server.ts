@@ -28,10 +28,7 @@ export async function announceSetupLink(platform: Platform): Promise<string | nu
 	}
 	const token = randomBytes(32).toString('base64url')
 	const value = JSON.stringify({ hash: hash(token).toString('hex'), expiresAt: Date.now() + TTL_MS })
-	await database.db
-		.insert(siteSetting)
-		.values({ key: SETTING, value })
-		.onConflictDoUpdate({ target: siteSetting.key, set: { value } })
+	await database.db.insert(siteSetting).values({ key: SETTING, value }).onConflictDoUpdate({ target: siteSetting.key, set: { value } })
 	const link = `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
 	logger.warn({ setupLink: link }, `Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${link}`)
 	return link

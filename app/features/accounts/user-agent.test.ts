@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { describeDevice, parseUserAgent } from './user-agent.ts'
 
 const samples: [string, string | null][] = [
-	[
-		'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
-		'Chrome sur Windows',
-	],
+	['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36', 'Chrome sur Windows'],
 	[
 		'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
 		'Edge sur Windows',
@@ -31,10 +28,7 @@ const samples: [string, string | null][] = [
 		'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36 OPR/80.0.0.0',
 		'Opera sur Android',
 	],
-	[
-		'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
-		'Chrome sur ChromeOS',
-	],
+	['Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36', 'Chrome sur ChromeOS'],
 	['Dalvik/2.1.0 (Linux; U; Android 13; Pixel 7)', 'Appareil Android'],
 	['curl/8.5.0', null],
 	['', null],

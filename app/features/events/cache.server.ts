@@ -95,7 +95,11 @@ export async function cachedEventDetail(db: Db, id: string, now: number = Date.n
 }
 
 /** The landing's next events, re-read at most every FRESH_MS. */
-export async function cachedNextEvents(db: Db, limit: number, now: number = Date.now()): Promise<{ events: EventSummary[]; hasPast: boolean }> {
+export async function cachedNextEvents(
+	db: Db,
+	limit: number,
+	now: number = Date.now(),
+): Promise<{ events: EventSummary[]; hasPast: boolean }> {
 	const key = `next:${limit}`
 	const hit = lists.get(key)
 	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as { events: EventSummary[]; hasPast: boolean }
@@ -187,7 +191,10 @@ function currentBuildTime(): number {
 
 /** A weak validator for an anonymous visitor's copy of something built from these parts. */
 export function weakEtag(...parts: string[]): string {
-	const digest = createHash('sha256').update([currentRenderStamp(), ...parts].join('|')).digest('base64url').slice(0, 22)
+	const digest = createHash('sha256')
+		.update([currentRenderStamp(), ...parts].join('|'))
+		.digest('base64url')
+		.slice(0, 22)
 	return `W/"${digest}"`
 }
 

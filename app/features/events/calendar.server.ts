@@ -2,7 +2,16 @@ import { getBand } from '#app/features/site/band.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { countryName, dateLabel, endOf, markdownToText, safeHttpUrl, upcomingEvents, type EventDetail, type EventRow } from './events.server.ts'
+import {
+	countryName,
+	dateLabel,
+	endOf,
+	markdownToText,
+	safeHttpUrl,
+	upcomingEvents,
+	type EventDetail,
+	type EventRow,
+} from './events.server.ts'
 import { buildCalendar, type IcsEvent } from './ics.ts'
 
 /* The site's events as iCalendar: one show (« Ajouter à mon agenda ») or every upcoming one (/events.ics). */

@@ -14,7 +14,17 @@ describe('event views', () => {
 	it('keeps only plain web links', () => {
 		expect(safeHttpUrl('https://billets.exemple.fr/a?b=1')).toBe('https://billets.exemple.fr/a?b=1')
 		expect(safeHttpUrl(' http://exemple.fr ')).toBe('http://exemple.fr/')
-		for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,x', '/relative', '//exemple.fr', 'ftp://x.fr', '', null]) {
+		for (const bad of [
+			'javascript:alert(1)',
+			'JaVaScRiPt:alert(1)',
+			' javascript:alert(1)',
+			'data:text/html,x',
+			'/relative',
+			'//exemple.fr',
+			'ftp://x.fr',
+			'',
+			null,
+		]) {
 			expect(safeHttpUrl(bad), String(bad)).toBeNull()
 		}
 	})
@@ -36,7 +46,9 @@ describe('event views', () => {
 
 	it('links to OpenStreetMap with the coordinates, or searches the address', () => {
 		const place = { venueName: 'La Cigale', address: '120 boulevard de Rochechouart', postalCode: '75018', city: 'Paris', country: 'FR' }
-		expect(mapUrl({ ...place, latitude: 48.882, longitude: 2.34 })).toBe('https://www.openstreetmap.org/?mlat=48.882&mlon=2.34#map=17/48.882/2.34')
+		expect(mapUrl({ ...place, latitude: 48.882, longitude: 2.34 })).toBe(
+			'https://www.openstreetmap.org/?mlat=48.882&mlon=2.34#map=17/48.882/2.34',
+		)
 		expect(mapUrl({ ...place, latitude: null, longitude: null })).toBe(
 			`https://www.openstreetmap.org/search?query=${encodeURIComponent('La Cigale, 120 boulevard de Rochechouart, 75018 Paris')}`,
 		)

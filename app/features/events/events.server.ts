@@ -259,7 +259,12 @@ export function mapUrl(row: {
 		const lo = lon.toFixed(6).replace(/\.?0+$/, '')
 		return `https://www.openstreetmap.org/?mlat=${la}&mlon=${lo}#map=17/${la}/${lo}`
 	}
-	const query = [row.address ? row.venueName : null, row.address, [row.postalCode, row.city].filter(Boolean).join(' '), countryName(row.country)]
+	const query = [
+		row.address ? row.venueName : null,
+		row.address,
+		[row.postalCode, row.city].filter(Boolean).join(' '),
+		countryName(row.country),
+	]
 		.map((part) => clean(part))
 		.filter(Boolean)
 		.join(', ')

@@ -100,7 +100,11 @@ const optionalText = (max: number, tooLong: string) => z.string().trim().max(max
 const requiredDate = (missing: string) =>
 	z.string({ error: missing }).trim().min(1, { message: missing, abort: true }).refine(isValidEventDate, MESSAGES.date)
 const optionalDate = () =>
-	z.string().trim().refine((value) => value === '' || isValidEventDate(value), MESSAGES.date).optional()
+	z
+		.string()
+		.trim()
+		.refine((value) => value === '' || isValidEventDate(value), MESSAGES.date)
+		.optional()
 
 const fields = z.object({
 	title: requiredText(EVENT_LIMITS.title, MESSAGES.title, MESSAGES.titleMax),

@@ -100,7 +100,10 @@ describe('MusicEvent JSON-LD', () => {
 	})
 
 	it('keeps an address without a street or coordinates valid', () => {
-		const ld = musicEventJsonLd({ ...base, address: null, postalCode: null, latitude: null, longitude: null, ticketUrl: null, priceText: 'Gratuit' }, band)
+		const ld = musicEventJsonLd(
+			{ ...base, address: null, postalCode: null, latitude: null, longitude: null, ticketUrl: null, priceText: 'Gratuit' },
+			band,
+		)
 		expect(ld.location).toEqual({
 			'@type': 'Place',
 			name: 'La Cigale',

@@ -37,7 +37,19 @@ describe('Paris wall clock to instant', () => {
 	})
 
 	it('refuses what is not a date and time', () => {
-		for (const value of ['', '2026-02-30T20:00', '2026-13-01T20:00', '2026-04-31T10:00', '2026-01-01T24:00', '2026-01-01T10:60', '2026-01-01', '20:30', 'demain soir', '2026-01-01T20:30Z', '2026-01-01T20:30+01:00']) {
+		for (const value of [
+			'',
+			'2026-02-30T20:00',
+			'2026-13-01T20:00',
+			'2026-04-31T10:00',
+			'2026-01-01T24:00',
+			'2026-01-01T10:60',
+			'2026-01-01',
+			'20:30',
+			'demain soir',
+			'2026-01-01T20:30Z',
+			'2026-01-01T20:30+01:00',
+		]) {
 			expect(parisWallClockToInstant(value), value).toBeNull()
 		}
 		expect(parseWallClock('2028-02-29T20:00')).not.toBeNull()

@@ -14,8 +14,7 @@ export const MIME: Record<ImageType, string> = {
 	heic: 'image/heic',
 }
 
-const ascii = (bytes: Uint8Array, start: number, length: number) =>
-	String.fromCharCode(...bytes.subarray(start, start + length))
+const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length))
 
 const AVIF_BRANDS = new Set(['avif', 'avis'])
 const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'])
@@ -38,8 +37,7 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
 }
 
 export type ImageCheck =
-	| { ok: true; type: ImageType; width: number; height: number }
-	| { ok: false; reason: 'not-image' | 'too-many-pixels' | 'heic' }
+	{ ok: true; type: ImageType; width: number; height: number } | { ok: false; reason: 'not-image' | 'too-many-pixels' | 'heic' }
 
 const SHARP_FORMAT: Record<ImageType, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif', heic: 'heif' }
 

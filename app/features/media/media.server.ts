@@ -38,11 +38,18 @@ export async function publicImage(db: Db, mediaId: string | null | undefined): P
  * Where an upload stands, for its status endpoint. With `ownerId`, only that member's own media
  * is found (a member polls their avatar; an admin may poll any image).
  */
-export async function mediaStatus(db: Db, mediaId: string, options: { ownerId?: string; kind?: MediaKind } = {}): Promise<MediaStatus | null> {
+export async function mediaStatus(
+	db: Db,
+	mediaId: string,
+	options: { ownerId?: string; kind?: MediaKind } = {},
+): Promise<MediaStatus | null> {
 	const conditions: SQL[] = [eq(media.id, mediaId)]
 	if (options.ownerId) conditions.push(eq(media.createdBy, options.ownerId))
 	if (options.kind) conditions.push(eq(media.kind, options.kind))
-	const [row] = await db.select().from(media).where(and(...conditions))
+	const [row] = await db
+		.select()
+		.from(media)
+		.where(and(...conditions))
 	if (!row) return null
 	return {
 		id: row.id,
@@ -68,7 +75,10 @@ export async function memberAvatar(db: Db, userId: string): Promise<(PublicImage
 
 /** The ids of the member's avatars, whatever their state. */
 export async function memberAvatarIds(db: Db, userId: string): Promise<string[]> {
-	const rows = await db.select({ id: media.id }).from(media).where(and(eq(media.kind, 'avatar'), eq(media.createdBy, userId)))
+	const rows = await db
+		.select({ id: media.id })
+		.from(media)
+		.where(and(eq(media.kind, 'avatar'), eq(media.createdBy, userId)))
 	return rows.map((r) => r.id)
 }
 

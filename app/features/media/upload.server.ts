@@ -18,7 +18,10 @@ const fail = (status: number, message: string): UploadFailure => ({ ok: false, s
  * anything, and reading stops at the first byte past the limit (a chunked body declares nothing):
  * a 50 MB body is refused without ever being held in memory.
  */
-export async function readBodyWithin(request: Request, limit: number): Promise<{ ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false }> {
+export async function readBodyWithin(
+	request: Request,
+	limit: number,
+): Promise<{ ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false }> {
 	const declared = request.headers.get('content-length')
 	if (declared !== null && Number(declared) > limit) {
 		await request.body?.cancel().catch(() => {})

@@ -77,7 +77,10 @@ export async function processMedia(deps: ProcessDeps, mediaId: string, attempt: 
 	if (!row || row.status !== 'processing') return 'skipped'
 
 	const fail = async (reason: string) => {
-		await db.update(media).set({ status: 'failed', error: reason }).where(and(eq(media.id, mediaId), eq(media.status, 'processing')))
+		await db
+			.update(media)
+			.set({ status: 'failed', error: reason })
+			.where(and(eq(media.id, mediaId), eq(media.status, 'processing')))
 		return 'failed' as const
 	}
 

@@ -101,7 +101,9 @@ export const outboxMail = pgTable(
 		html: text('html'),
 		text: text('text'),
 		headers: jsonb('headers').$type<Record<string, string>>(),
-		status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+		status: text('status', { enum: ['queued', 'sent', 'failed'] })
+			.notNull()
+			.default('queued'),
 		attempts: integer('attempts').notNull().default(0),
 		lastError: text('last_error'),
 		messageId: text('message_id'),
@@ -138,7 +140,9 @@ export const media = pgTable(
 	{
 		id: text('id').primaryKey(),
 		kind: text('kind', { enum: ['cover', 'avatar'] }).notNull(),
-		status: text('status', { enum: ['processing', 'ready', 'failed'] }).notNull().default('processing'),
+		status: text('status', { enum: ['processing', 'ready', 'failed'] })
+			.notNull()
+			.default('processing'),
 		/** 0 to 100, while processing. */
 		progress: integer('progress').notNull().default(0),
 		originalKey: text('original_key').notNull(),

@@ -4,7 +4,10 @@ import { createLocalStorage } from './local-storage.server.ts'
 import { createS3Storage } from './s3-storage.server.ts'
 import type { Storage } from './storage.server.ts'
 
-type StorageEnv = Pick<Env, 'DATA_DIR' | 'SITE_URL' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>
+type StorageEnv = Pick<
+	Env,
+	'DATA_DIR' | 'SITE_URL' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'
+>
 
 /**
  * The site's file store, chosen by the environment alone: an S3-compatible bucket when S3_BUCKET

@@ -55,7 +55,8 @@ export async function createLocalStorage(options: { root: string; secret: string
 		lastModified: stat.mtime,
 	})
 
-	const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+	const missing = (error: unknown) =>
+		(error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
 
 	return {
 		kind: 'local',

@@ -25,7 +25,13 @@ beforeAll(async () => {
 	temp = makeTempDir()
 	s3 = await startTestS3()
 	local = await createLocalStorage({ root: path.join(temp.dir, 'files'), secret: SECRET, siteUrl: SITE })
-	bucket = createS3Storage({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey })
+	bucket = createS3Storage({
+		endpoint: s3.endpoint,
+		bucket: s3.bucket,
+		region: s3.region,
+		accessKeyId: s3.accessKeyId,
+		secretAccessKey: s3.secretAccessKey,
+	})
 })
 afterAll(async () => {
 	await s3?.close()
@@ -80,7 +86,18 @@ describe.each([
 	})
 
 	it('refuses every key it did not make itself, before touching anything', async () => {
-		for (const key of ['../escape.txt', 'a/../../b.txt', '/etc/passwd', 'tests//double', '.tmp/x', 'Tests/Upper.txt', 'a\\b', '%2e%2e/x', 'a/./b', '']) {
+		for (const key of [
+			'../escape.txt',
+			'a/../../b.txt',
+			'/etc/passwd',
+			'tests//double',
+			'.tmp/x',
+			'Tests/Upper.txt',
+			'a\\b',
+			'%2e%2e/x',
+			'a/./b',
+			'',
+		]) {
 			await expect(store().put(key, bytes('x'), { contentType: 'text/plain' }), key).rejects.toThrow(/invalid storage key/)
 			await expect(store().get(key), key).rejects.toThrow(/invalid storage key/)
 			await expect(store().delete(key), key).rejects.toThrow(/invalid storage key/)
@@ -174,9 +191,9 @@ describe('storage: chosen by the environment', () => {
 
 	it('stops on a half-done S3 configuration', async () => {
 		await expect(createStorage({ ...base, DATA_DIR: temp.dir, S3_ENDPOINT: s3.endpoint }, SECRET)).rejects.toThrow(/S3_BUCKET/)
-		await expect(
-			createStorage({ ...base, DATA_DIR: temp.dir, S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }, SECRET),
-		).rejects.toThrow(/S3_SECRET_ACCESS_KEY/)
+		await expect(createStorage({ ...base, DATA_DIR: temp.dir, S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }, SECRET)).rejects.toThrow(
+			/S3_SECRET_ACCESS_KEY/,
+		)
 	})
 
 	function s3EnvOf() {

@@ -20,13 +20,7 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { coverExists, createEvent, deleteEvent, getEventForEditor, updateEvent } from '#app/features/events/admin.server.ts'
 import { DEFAULT_DURATION_MS, isPastEvent } from '#app/features/events/events.server.ts'
-import {
-	EVENT_FORM_MESSAGES,
-	EVENT_LIMITS,
-	EventFormSchema,
-	eventValuesFrom,
-	type EventFormInput,
-} from '#app/features/events/form.ts'
+import { EVENT_FORM_MESSAGES, EVENT_LIMITS, EventFormSchema, eventValuesFrom, type EventFormInput } from '#app/features/events/form.ts'
 import { instantToParisWallClock, parisWallClockToInstant } from '#app/features/events/paris-time.ts'
 import { mediaStatus } from '#app/features/media/media.server.ts'
 import type { MediaStatus } from '#app/features/media/rules.ts'
@@ -235,7 +229,8 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 		defaultValue: values,
 		shouldRevalidate: 'onInput',
 	})
-	const sendingIntent = navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : null
+	const sendingIntent =
+		navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : null
 	const sending = sendingIntent !== null && sendingIntent !== 'delete'
 
 	// Leaving with unsaved changes asks first: inside the site (router) and when closing the tab.
@@ -286,9 +281,7 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 								<Badge tone={event.published ? 'info' : 'neutral'}>
 									{event.published ? t('admin.events.published') : t('admin.events.draft')}
 								</Badge>
-								<Badge tone={STATUS_TONES[event.status] ?? 'neutral'}>
-									{statusLabels[event.status] ?? event.status}
-								</Badge>
+								<Badge tone={STATUS_TONES[event.status] ?? 'neutral'}>{statusLabels[event.status] ?? event.status}</Badge>
 								<span className="text-sm">{t('admin.events.editor.updatedAt', { date: formatDateTime(event.updatedAt) })}</span>
 							</>
 						) : (
@@ -341,7 +334,11 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 							) : null}
 						</p>
 						<Button type="submit" name="intent" value="save" disabled={sending} className="flex-1 sm:flex-none">
-							{sendingIntent === 'save' ? t('admin.events.editor.saving') : isNew ? t('admin.events.editor.saveDraft') : t('admin.events.editor.save')}
+							{sendingIntent === 'save'
+								? t('admin.events.editor.saving')
+								: isNew
+									? t('admin.events.editor.saveDraft')
+									: t('admin.events.editor.save')}
 						</Button>
 						{event?.published ? (
 							<Button type="submit" name="intent" value="unpublish" variant="secondary" disabled={sending} className="flex-1 sm:flex-none">
@@ -355,7 +352,11 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 					</div>
 				</div>
 
-				<Section id="informations" title={t('admin.events.editor.sections.info.title')} description={t('admin.events.editor.sections.info.description')}>
+				<Section
+					id="informations"
+					title={t('admin.events.editor.sections.info.title')}
+					description={t('admin.events.editor.sections.info.description')}
+				>
 					<div className="flex flex-col gap-4">
 						<Field label={t('admin.events.fields.title')} errors={fields.title.errors}>
 							{(control) => <Input {...getInputProps(fields.title, { type: 'text' })} {...control} autoComplete="off" />}
@@ -385,7 +386,11 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 					</div>
 				</Section>
 
-				<Section id="horaires" title={t('admin.events.editor.sections.dates.title')} description={t('admin.events.editor.sections.dates.description')}>
+				<Section
+					id="horaires"
+					title={t('admin.events.editor.sections.dates.title')}
+					description={t('admin.events.editor.sections.dates.description')}
+				>
 					<div className="flex flex-col gap-4">
 						<div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
 							<Field label={t('admin.events.fields.startsAt')} errors={fields.startsAt.errors}>
@@ -407,7 +412,11 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 					</div>
 				</Section>
 
-				<Section id="lieu" title={t('admin.events.editor.sections.place.title')} description={t('admin.events.editor.sections.place.description')}>
+				<Section
+					id="lieu"
+					title={t('admin.events.editor.sections.place.title')}
+					description={t('admin.events.editor.sections.place.description')}
+				>
 					<div className="flex flex-col gap-4">
 						<Field label={t('admin.events.fields.venueName')} errors={fields.venueName.errors}>
 							{(control) => <Input {...getInputProps(fields.venueName, { type: 'text' })} {...control} autoComplete="off" />}
@@ -443,17 +452,25 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 						</Field>
 						<div className="grid gap-4 sm:grid-cols-2">
 							<Field label={t('admin.events.fields.latitude')} optional={t('admin.events.optional')} errors={fields.latitude.errors}>
-								{(control) => <Input {...getInputProps(fields.latitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />}
+								{(control) => (
+									<Input {...getInputProps(fields.latitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />
+								)}
 							</Field>
 							<Field label={t('admin.events.fields.longitude')} optional={t('admin.events.optional')} errors={fields.longitude.errors}>
-								{(control) => <Input {...getInputProps(fields.longitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />}
+								{(control) => (
+									<Input {...getInputProps(fields.longitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />
+								)}
 							</Field>
 						</div>
 						<p className="-mt-1 text-sm text-muted">{t('admin.events.fields.coordinatesHint')}</p>
 					</div>
 				</Section>
 
-				<Section id="billetterie" title={t('admin.events.editor.sections.tickets.title')} description={t('admin.events.editor.sections.tickets.description')}>
+				<Section
+					id="billetterie"
+					title={t('admin.events.editor.sections.tickets.title')}
+					description={t('admin.events.editor.sections.tickets.description')}
+				>
 					<div className="flex flex-col gap-4">
 						<Field label={t('admin.events.fields.ticketUrl')} optional={t('admin.events.optional')} errors={fields.ticketUrl.errors}>
 							{(control) => (
@@ -491,7 +508,11 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 					/>
 				</Section>
 
-				<Section id="couverture" title={t('admin.events.editor.sections.cover.title')} description={t('admin.events.editor.sections.cover.description')}>
+				<Section
+					id="couverture"
+					title={t('admin.events.editor.sections.cover.title')}
+					description={t('admin.events.editor.sections.cover.description')}
+				>
 					<CoverField initial={loaderData.cover} errors={fields.coverId.errors} onChange={() => setCoverTouched(true)} />
 				</Section>
 
@@ -509,7 +530,12 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 									: t('admin.events.editor.stateDraft')}
 						</p>
 						{publicUrl ? (
-							<a href={publicUrl} target="_blank" rel="noopener" className={linkClasses('default', 'inline-flex items-center gap-1.5 text-sm')}>
+							<a
+								href={publicUrl}
+								target="_blank"
+								rel="noopener"
+								className={linkClasses('default', 'inline-flex items-center gap-1.5 text-sm')}
+							>
 								{event?.published ? t('admin.events.editor.viewPublic') : t('admin.events.editor.previewPublic')}
 								<ExternalLink aria-hidden="true" className="size-4" />
 								<span className="sr-only">{t('admin.events.editor.newTab')}</span>
@@ -517,7 +543,12 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 						) : null}
 						{event ? (
 							<div className="w-full border-t border-line pt-4">
-								<Button variant="secondary" onClick={() => setDeleteOpen(true)} aria-haspopup="dialog" className="text-danger hover:border-danger">
+								<Button
+									variant="secondary"
+									onClick={() => setDeleteOpen(true)}
+									aria-haspopup="dialog"
+									className="text-danger hover:border-danger"
+								>
 									<Trash2 aria-hidden="true" />
 									{t('admin.events.delete.open')}
 								</Button>
@@ -525,7 +556,6 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 						) : null}
 					</div>
 				</Section>
-
 			</Form>
 
 			{event ? <DeleteDialog open={deleteOpen} onClose={() => setDeleteOpen(false)} title={event.title} /> : null}
@@ -640,7 +670,10 @@ function DescriptionEditor(props: { field: DescriptionField; initialHtml: string
 							rows={12}
 							className="min-h-64 font-mono text-sm leading-relaxed"
 						/>
-						<p id={counterId} className={clsx('text-right text-xs tabular-nums', length > props.max ? 'font-semibold text-danger' : 'text-muted')}>
+						<p
+							id={counterId}
+							className={clsx('text-right text-xs tabular-nums', length > props.max ? 'font-semibold text-danger' : 'text-muted')}
+						>
 							{t('admin.events.fields.descriptionCount', {
 								length: length.toLocaleString('fr-FR'),
 								max: props.max.toLocaleString('fr-FR'),

@@ -90,7 +90,13 @@ function useStatusLabel() {
 }
 
 const TIME_ZONE = 'Europe/Paris'
-const shortDate = new Intl.DateTimeFormat('fr-FR', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: TIME_ZONE })
+const shortDate = new Intl.DateTimeFormat('fr-FR', {
+	weekday: 'short',
+	day: 'numeric',
+	month: 'short',
+	year: 'numeric',
+	timeZone: TIME_ZONE,
+})
 const shortTime = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', timeZone: TIME_ZONE })
 
 /** « sam. 14 mars 2026 » and « 20 h 30 ». */
@@ -180,12 +186,7 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
 									)}
 								>
 									{tab.label}
-									<span
-										className={clsx(
-											'rounded-badge px-1.5 text-xs tabular-nums',
-											current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted',
-										)}
-									>
+									<span className={clsx('rounded-badge px-1.5 text-xs tabular-nums', current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted')}>
 										{list.counts[tab.id].toLocaleString('fr-FR')}
 									</span>
 								</Link>
@@ -230,10 +231,7 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
 											</TableCell>
 											{/* On a phone, the row is a card: title, then date, place and status under it. */}
 											<TableCell wrap className="align-top sm:min-w-48">
-												<Link
-													to={`${LIST}/${row.id}`}
-													className={linkClasses('default', 'decoration-1 decoration-accent/70')}
-												>
+												<Link to={`${LIST}/${row.id}`} className={linkClasses('default', 'decoration-1 decoration-accent/70')}>
 													{row.title}
 												</Link>
 												<time dateTime={row.startsAt} className="mt-1 block text-muted tabular-nums sm:hidden">

@@ -35,7 +35,8 @@ const MODES = ['verifyEmail', 'resetPassword', 'setup'] as const
 type Mode = (typeof MODES)[number]
 
 const passwordsMatch = (value: { password: string; confirm: string }, ctx: z.RefinementCtx) => {
-	if (value.password !== value.confirm) ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'Les deux mots de passe ne sont pas identiques.' })
+	if (value.password !== value.confirm)
+		ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'Les deux mots de passe ne sont pas identiques.' })
 }
 
 const ResetSchema = z
@@ -43,7 +44,12 @@ const ResetSchema = z
 	.superRefine(passwordsMatch)
 
 const SetupSchema = z
-	.object({ name: nameField, email: emailField, password: newPasswordField, confirm: z.string({ error: 'Saisissez à nouveau le mot de passe.' }) })
+	.object({
+		name: nameField,
+		email: emailField,
+		password: newPasswordField,
+		confirm: z.string({ error: 'Saisissez à nouveau le mot de passe.' }),
+	})
 	.superRefine(passwordsMatch)
 
 function readLink(request: Request): { mode: Mode | null; token: string | null } {
@@ -93,7 +99,8 @@ export async function action({ request }: Route.ActionArgs) {
 	const { mode, token } = readLink(request)
 	if (!mode) throw data(null, { status: 404 })
 	const limited = await limit([['claimByAddress', clientAddressOf(request)]])
-	if (limited) return data({ state: 'invalid' as State, result: null, message: limited.message }, { status: 429, headers: failureHeaders(limited) })
+	if (limited)
+		return data({ state: 'invalid' as State, result: null, message: limited.message }, { status: 429, headers: failureHeaders(limited) })
 	if (!token) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
 	const formData = await request.formData()
 
@@ -111,7 +118,10 @@ export async function action({ request }: Route.ActionArgs) {
 			}),
 		})
 		if (submission.status !== 'success') {
-			return data({ state: 'form' as State, result: submission.reply({ hideFields: ['password', 'confirm'] }), message: null }, { status: 400 })
+			return data(
+				{ state: 'form' as State, result: submission.reply({ hideFields: ['password', 'confirm'] }), message: null },
+				{ status: 400 },
+			)
 		}
 		const outcome = await resetPassword(request, token, submission.value.password)
 		if (!outcome.ok) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
@@ -122,7 +132,8 @@ export async function action({ request }: Route.ActionArgs) {
 	const db = await getDb()
 	const current = await getSessionUser(request)
 	if (current) {
-		if (!(await completeSetup(db, token, current.id))) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
+		if (!(await completeSetup(db, token, current.id)))
+			return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
 		return redirectWithFlash('/dashboard/admin', { type: 'success', key: 'auth.flash.adminReady' })
 	}
 	if (!(await isSetupTokenValid(db, token))) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
@@ -133,13 +144,19 @@ export async function action({ request }: Route.ActionArgs) {
 		}),
 	})
 	if (submission.status !== 'success') {
-		return data({ state: 'form' as State, result: submission.reply({ hideFields: ['password', 'confirm'] }), message: null }, { status: 400 })
+		return data(
+			{ state: 'form' as State, result: submission.reply({ hideFields: ['password', 'confirm'] }), message: null },
+			{ status: 400 },
+		)
 	}
 	const { name, email, password } = submission.value
 	const outcome = await signUpWithPassword(request, { name, email, password })
 	if (outcome.ok !== true) {
 		const message = outcome.ok === 'check-inbox' ? getT()('auth.claim.setup.existing') : outcome.message
-		return data({ state: 'form' as State, result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirm'] }), message: null }, { status: 400 })
+		return data(
+			{ state: 'form' as State, result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirm'] }), message: null },
+			{ status: 400 },
+		)
 	}
 	const created = await getSessionUser(new Request(request.url, { headers: { cookie: cookieHeader(outcome.headers) } }))
 	if (!created || !(await completeSetup(db, token, created.id))) {
@@ -171,9 +188,7 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 			{state === 'invalid' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
 			{state === 'done' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
 			{state === 'confirm' ? <ConfirmEmail /> : null}
-			{state === 'form' && mode === 'resetPassword' ? (
-				<ResetForm constraint={loaderData.constraint} result={actionData?.result} />
-			) : null}
+			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
 			{state === 'form' && mode === 'setup' ? (
 				loaderData.signedIn ? (
 					<PromoteSelf name={loaderData.userName ?? ''} />
@@ -239,7 +254,11 @@ function NewPasswordFields(props: { password: PasswordField; confirm: PasswordFi
 	const { t } = useTranslation()
 	return (
 		<>
-			<Field label={t('auth.fields.newPassword')} hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })} errors={props.password.errors}>
+			<Field
+				label={t('auth.fields.newPassword')}
+				hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
+				errors={props.password.errors}
+			>
 				{(control) => <Input {...getInputProps(props.password, { type: 'password' })} {...control} autoComplete="new-password" />}
 			</Field>
 			<Field label={t('auth.fields.confirmPassword')} errors={props.confirm.errors}>

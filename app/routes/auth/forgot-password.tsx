@@ -38,7 +38,10 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
 	const limited = await requestPasswordReset(request, submission.value.email)
 	if (limited) {
-		return data({ result: submission.reply({ formErrors: [limited.message] }), sent: false }, { status: 429, headers: failureHeaders(limited) })
+		return data(
+			{ result: submission.reply({ formErrors: [limited.message] }), sent: false },
+			{ status: 429, headers: failureHeaders(limited) },
+		)
 	}
 	// The same answer whether the address has an account or not.
 	return { result: submission.reply({ resetForm: true }), sent: true }

@@ -11,10 +11,7 @@ export default function AuthLayout() {
 		<div className="poster-backdrop flex min-h-dvh flex-col text-fg">
 			<SkipLink />
 			<header className="flex justify-center px-gutter pt-8 pb-6 sm:pt-12 sm:pb-8">
-				<Link
-					to="/"
-					className="flex min-h-11 items-center gap-3 rounded-control"
-				>
+				<Link to="/" className="flex min-h-11 items-center gap-3 rounded-control">
 					<Logo name={band?.name ?? ''} logoUrl={band?.logoUrl ?? null} decorative className="size-11 sm:size-12" />
 					<span className="font-display text-2xl tracking-display uppercase sm:text-3xl">{band?.name}</span>
 				</Link>

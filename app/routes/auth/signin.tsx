@@ -80,9 +80,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 		constraint: loaderData.constraint,
 		shouldRevalidate: 'onInput',
 	})
-	const signupHref = loaderData.redirectTo
-		? `/auth/signup?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}`
-		: '/auth/signup'
+	const signupHref = loaderData.redirectTo ? `/auth/signup?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signup'
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signin.title')}</h1>
@@ -91,19 +89,10 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 				<FormError id={form.errorId} errors={form.errors ?? (loaderData.providerError ? [loaderData.providerError] : undefined)} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
 				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
-					{(control) => (
-						<Input
-							{...getInputProps(fields.email, { type: 'email' })}
-							{...control}
-							autoComplete="email"
-							autoFocus
-						/>
-					)}
+					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" autoFocus />}
 				</Field>
 				<Field label={t('auth.fields.password')} errors={fields.password.errors}>
-					{(control) => (
-						<Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />
-					)}
+					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}
 				</Field>
 				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>
 					{navigation.state === 'submitting' ? t('auth.signin.submitting') : t('auth.signin.submit')}

@@ -81,9 +81,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 		constraint: loaderData.constraint,
 		shouldRevalidate: 'onInput',
 	})
-	const signinHref = loaderData.redirectTo
-		? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}`
-		: '/auth/signin'
+	const signinHref = loaderData.redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signin'
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signup.title')}</h1>
@@ -102,9 +100,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 					hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
 					errors={fields.password.errors}
 				>
-					{(control) => (
-						<Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="new-password" />
-					)}
+					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="new-password" />}
 				</Field>
 				<Checkbox
 					{...getInputProps(fields.acceptPrivacy, { type: 'checkbox' })}

@@ -31,11 +31,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 		<>
 			<PageHeader
 				title={t('dashboard.home.greeting', { name: firstName })}
-				description={
-					loaderData.memberSince
-						? t('dashboard.home.memberSince', { date: formatDay(loaderData.memberSince) })
-						: undefined
-				}
+				description={loaderData.memberSince ? t('dashboard.home.memberSince', { date: formatDay(loaderData.memberSince) }) : undefined}
 			/>
 			<section aria-labelledby="mes-contenus" className="mt-10">
 				<h2 id="mes-contenus" className="text-lg font-semibold tracking-tight">

@@ -67,9 +67,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 						</ul>
 					</nav>
 					<div className="ml-auto flex items-center gap-3">
-						{avatar ? (
-							<ResponsiveImage image={avatar} sizes="2rem" alt="" className="size-8 rounded-full object-cover" />
-						) : null}
+						{avatar ? <ResponsiveImage image={avatar} sizes="2rem" alt="" className="size-8 rounded-full object-cover" /> : null}
 						<span className="hidden max-w-48 truncate text-sm text-muted md:inline">{user.name}</span>
 						<Form method="post" action="/auth/signout">
 							<button type="submit" className={buttonClasses('ghost', 'sm', 'min-h-11 text-muted hover:text-fg')}>

@@ -191,7 +191,13 @@ export async function action({ request }: Route.ActionArgs) {
 			if (withPassword) {
 				const password = (submission.value as z.infer<typeof EmailSchema>).currentPassword
 				const checked = await isCurrentPassword(request, password)
-				if (checked === false) return refuse(intent, submission, { status: 400, message: getT()('settings.errors.wrongPassword'), field: 'currentPassword' }, hide)
+				if (checked === false)
+					return refuse(
+						intent,
+						submission,
+						{ status: 400, message: getT()('settings.errors.wrongPassword'), field: 'currentPassword' },
+						hide,
+					)
 				if (checked !== true) return refuse(intent, submission, checked, hide)
 			}
 			const outcome = await requestEmailChange(request, user, submission.value.newEmail)
@@ -254,7 +260,8 @@ export async function action({ request }: Route.ActionArgs) {
 			const password = withPassword ? (submission.value as z.infer<typeof DeleteSchema>).password : null
 			if (password !== null) {
 				const checked = await isCurrentPassword(request, password)
-				if (checked === false) return refuse(intent, submission, { status: 400, message: getT()('settings.errors.wrongPassword'), field: 'password' }, hide)
+				if (checked === false)
+					return refuse(intent, submission, { status: 400, message: getT()('settings.errors.wrongPassword'), field: 'password' }, hide)
 				if (checked !== true) return refuse(intent, submission, checked, hide)
 			}
 			const outcome = await deleteAccount(request, user, password)
@@ -432,7 +439,11 @@ function PasswordSection({ loaderData, actionData }: SectionProps) {
 	})
 	const text = loaderData.hasPassword
 		? { title: t('settings.password.title'), description: t('settings.password.description'), submit: t('settings.password.submit') }
-		: { title: t('settings.setPassword.title'), description: t('settings.setPassword.description'), submit: t('settings.setPassword.submit') }
+		: {
+				title: t('settings.setPassword.title'),
+				description: t('settings.setPassword.description'),
+				submit: t('settings.setPassword.submit'),
+			}
 	return (
 		<Section id="mot-de-passe" title={text.title} description={text.description}>
 			<Form method="post" preventScrollReset className="flex max-w-md flex-col gap-4" {...getFormProps(form)}>
@@ -451,7 +462,12 @@ function PasswordSection({ loaderData, actionData }: SectionProps) {
 					errors={fields.newPassword.errors}
 				>
 					{(control) => (
-						<Input {...getInputProps(fields.newPassword, { type: 'password' })} {...control} autoComplete="new-password" maxLength={PASSWORD_MAX} />
+						<Input
+							{...getInputProps(fields.newPassword, { type: 'password' })}
+							{...control}
+							autoComplete="new-password"
+							maxLength={PASSWORD_MAX}
+						/>
 					)}
 				</Field>
 				<Field label={t('settings.password.confirm')} errors={fields.confirm.errors}>
@@ -661,7 +677,9 @@ function DeleteSection({ loaderData, actionData }: SectionProps) {
 					</Field>
 					{loaderData.hasPassword ? (
 						<Field label={t('settings.currentPassword')} errors={fields.password.errors}>
-							{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}
+							{(control) => (
+								<Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />
+							)}
 						</Field>
 					) : null}
 				</Form>

@@ -11,10 +11,7 @@ const SPLASH_SECONDS = 1
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	if (!data) return []
-	return [
-		{ title: data.name },
-		{ name: 'robots', content: 'noindex' },
-	]
+	return [{ title: data.name }, { name: 'robots', content: 'noindex' }]
 }
 
 /** The link-in-bio address from configuration; none configured: the landing page. */
@@ -31,12 +28,7 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
 	return (
 		<main className="poster-backdrop relative isolate grid min-h-dvh place-items-center overflow-hidden px-6 text-fg">
 			<div className="flex flex-col items-center gap-7 text-center">
-				<Logo
-					name={name}
-					logoUrl={logoUrl}
-					decorative
-					className="size-36 animate-pulse-logo motion-reduce:animate-none sm:size-48"
-				/>
+				<Logo name={name} logoUrl={logoUrl} decorative className="size-36 animate-pulse-logo motion-reduce:animate-none sm:size-48" />
 				<h1 className="font-display text-display tracking-display uppercase [overflow-wrap:anywhere]">{name}</h1>
 				<p role="status" className="max-w-xs text-muted">
 					<a

@@ -82,7 +82,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 			{ property: 'og:image:height', content: String(seo.image.height) },
 			{ name: 'twitter:image', content: seo.image.url },
 		)
-		if (seo.image.alt) tags.push({ property: 'og:image:alt', content: seo.image.alt }, { name: 'twitter:image:alt', content: seo.image.alt })
+		if (seo.image.alt)
+			tags.push({ property: 'og:image:alt', content: seo.image.alt }, { name: 'twitter:image:alt', content: seo.image.alt })
 	}
 	if (loaderData.isDraft) tags.push({ name: 'robots', content: 'noindex, nofollow' })
 	else tags.push({ 'script:ld+json': seo.jsonLd })
@@ -183,14 +184,23 @@ export default function EventPage({ loaderData }: Route.ComponentProps) {
 							className={cancelled || isPast ? 'grayscale-[0.6]' : undefined}
 						/>
 						{/* The header sits on the picture: a shade keeps it readable. */}
-						<div aria-hidden="true" className="pointer-events-none absolute inset-x-0 top-0 h-28 bg-linear-to-b from-canvas/85 to-transparent" />
-						<div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-0 h-32 bg-linear-to-t from-canvas to-transparent lg:hidden" />
+						<div
+							aria-hidden="true"
+							className="pointer-events-none absolute inset-x-0 top-0 h-28 bg-linear-to-b from-canvas/85 to-transparent"
+						/>
+						<div
+							aria-hidden="true"
+							className="pointer-events-none absolute inset-x-0 bottom-0 h-32 bg-linear-to-t from-canvas to-transparent lg:hidden"
+						/>
 					</div>
 				</div>
 
 				<div className="relative mx-auto -mt-20 w-full max-w-page px-gutter pb-12 sm:-mt-24 lg:mx-0 lg:mt-0 lg:max-w-none lg:pt-32 lg:pr-14 lg:pb-16 lg:pl-[max(var(--spacing-gutter),calc((100vw-var(--container-page))/2+var(--spacing-gutter)))]">
 					{isDraft ? (
-						<div role="note" className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-card border border-warning/50 bg-canvas px-4 py-3 text-warning">
+						<div
+							role="note"
+							className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-card border border-warning/50 bg-canvas px-4 py-3 text-warning"
+						>
 							<Badge tone="warning">{t('events.status.draft')}</Badge>
 							<p className="min-w-0 flex-1 text-sm font-medium">{t('events.page.draftBanner')}</p>
 						</div>
@@ -228,9 +238,7 @@ export default function EventPage({ loaderData }: Route.ComponentProps) {
 					</ul>
 
 					{event.previousStart ? (
-						<p className="mt-4 text-warning">
-							{t('events.page.previously', { date: event.previousStart.date })}
-						</p>
+						<p className="mt-4 text-warning">{t('events.page.previously', { date: event.previousStart.date })}</p>
 					) : null}
 
 					{cancelled ? (
@@ -252,7 +260,11 @@ export default function EventPage({ loaderData }: Route.ComponentProps) {
 									{event.countryName ? `, ${event.countryName}` : null}
 								</span>
 							</address>
-							<a href={event.mapUrl} rel="noopener noreferrer" className={linkClasses('default', 'mt-2 inline-flex min-h-11 items-center gap-1.5')}>
+							<a
+								href={event.mapUrl}
+								rel="noopener noreferrer"
+								className={linkClasses('default', 'mt-2 inline-flex min-h-11 items-center gap-1.5')}
+							>
 								<MapPin aria-hidden="true" className="size-4 shrink-0" />
 								{t('events.page.map')}
 							</a>

@@ -138,9 +138,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 					) : (
 						<span />
 					)}
-					<p className="text-muted">
-						{t('events.list.pageOf', { page, total: pageCount })}
-					</p>
+					<p className="text-muted">{t('events.list.pageOf', { page, total: pageCount })}</p>
 					{page < pageCount ? (
 						<Link to={`/events?page=${page + 1}`} className={buttonClasses('secondary', 'md')} rel="next">
 							{t('events.list.next')}

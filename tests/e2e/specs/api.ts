@@ -85,7 +85,11 @@ export function apiSpecs() {
 		})
 
 		test('PATCH /api/me from another site is refused with a 403 and changes nothing', async () => {
-			const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]
+			const crossSite: Record<string, string>[] = [
+				{ origin: 'https://evil.example' },
+				{ 'sec-fetch-site': 'cross-site' },
+				{ origin: 'null' },
+			]
 			for (const headers of crossSite) {
 				const response = await context.request.patch('/api/me', {
 					headers: { ...json, ...headers },

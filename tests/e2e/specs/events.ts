@@ -82,7 +82,13 @@ export function eventSpecs() {
 			assert.equal(await items.count(), 5)
 			// Soonest first; the draft and the past show are not there.
 			const titles = await section.getByRole('heading', { level: 3 }).allInnerTexts()
-			assert.deepEqual(titles, ['Nuits fauves — la release party', 'Lyon, deuxième soir', 'Festival des Terrasses', 'Bruxelles', 'Nantes (nouvelle date)'])
+			assert.deepEqual(titles, [
+				'Nuits fauves — la release party',
+				'Lyon, deuxième soir',
+				'Festival des Terrasses',
+				'Bruxelles',
+				'Nantes (nouvelle date)',
+			])
 			const cancelled = items.filter({ hasText: 'Festival des Terrasses' })
 			await cancelled.getByText(t('events.status.cancelled'), { exact: true }).waitFor()
 			assert.equal(await cancelled.getByRole('link', { name: new RegExp(t('events.card.tickets')) }).count(), 0)
@@ -93,7 +99,10 @@ export function eventSpecs() {
 		})
 
 		test('/events lists upcoming shows, then past ones, and offers the calendar', async () => {
-			for (const [options, label] of [[{}, 'events list'], [PHONE, 'events list (375 px)']] as const) {
+			for (const [options, label] of [
+				[{}, 'events list'],
+				[PHONE, 'events list (375 px)'],
+			] as const) {
 				const page = await (await visitor(options)).newPage()
 				const response = await open(page, '/events')
 				assert.equal(response.status(), 200)
@@ -103,7 +112,10 @@ export function eventSpecs() {
 				assert.equal(await upcoming.getByRole('listitem').count(), 5)
 				assert.deepEqual(await past.getByRole('heading', { level: 3 }).allInnerTexts(), ['Rennes, Antipode'])
 				assert.equal(await past.getByRole('link', { name: new RegExp(t('events.card.tickets')) }).count(), 0)
-				assert.match((await page.getByRole('link', { name: t('events.list.subscribe') }).getAttribute('href'))!, /^webcal:\/\/localhost:\d+\/events\.ics$/)
+				assert.match(
+					(await page.getByRole('link', { name: t('events.list.subscribe') }).getAttribute('href'))!,
+					/^webcal:\/\/localhost:\d+\/events\.ics$/,
+				)
 				const width = await page.evaluate(() => document.documentElement.scrollWidth)
 				assert.ok(width <= (options.viewport?.width ?? 1280), `the list is ${width} px wide`)
 				await audit(page, label)
@@ -127,8 +139,14 @@ export function eventSpecs() {
 			assert.ok(text.includes(t('events.page.doors', { time: '19 h 30' })), 'doors time')
 			assert.ok(text.includes('24,50 € / 19 € (réduit)'), 'price as entered')
 			assert.ok(text.includes('120 boulevard de Rochechouart'), 'address')
-			assert.match((await page.getByRole('link', { name: t('events.page.map') }).getAttribute('href'))!, /^https:\/\/www\.openstreetmap\.org\/\?mlat=48\.88231&mlon=2\.34037/)
-			assert.equal(await page.getByRole('link', { name: t('events.page.tickets') }).getAttribute('href'), 'https://billetterie.exemple.fr/nuits-fauves-paris')
+			assert.match(
+				(await page.getByRole('link', { name: t('events.page.map') }).getAttribute('href'))!,
+				/^https:\/\/www\.openstreetmap\.org\/\?mlat=48\.88231&mlon=2\.34037/,
+			)
+			assert.equal(
+				await page.getByRole('link', { name: t('events.page.tickets') }).getAttribute('href'),
+				'https://billetterie.exemple.fr/nuits-fauves-paris',
+			)
 			// The cover: responsive, modern formats, loaded first.
 			const cover = page.locator('main picture img')
 			assert.equal(await cover.getAttribute('fetchpriority'), 'high')
@@ -138,7 +156,10 @@ export function eventSpecs() {
 			await page.locator('.prose-site strong', { hasText: 'en entier' }).waitFor()
 
 			// « Ajouter à mon agenda »: a calendar file for this show.
-			const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: t('events.page.addToCalendar') }).click()])
+			const [download] = await Promise.all([
+				page.waitForEvent('download'),
+				page.getByRole('link', { name: t('events.page.addToCalendar') }).click(),
+			])
 			assert.match(download.suggestedFilename(), /^\d{4}-\d{2}-\d{2}-nuits-fauves-la-release-party\.ics$/)
 			const ics = fs.readFileSync((await download.path())!, 'utf8')
 			const vevent = Object.values(ical.sync.parseICS(ics)).find((c) => c?.type === 'VEVENT') as VEvent
@@ -147,7 +168,10 @@ export function eventSpecs() {
 
 			// « Partager »: no share sheet in a desktop browser, so the address is copied, and said so.
 			await page.getByRole('link', { name: t('events.share.label') }).click()
-			await page.getByRole('status').filter({ hasText: t('events.share.copied') }).waitFor()
+			await page
+				.getByRole('status')
+				.filter({ hasText: t('events.share.copied') })
+				.waitFor()
 			assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${site.origin}${path}`)
 			assert.equal(new URL(page.url()).pathname, path)
 			await audit(page, 'event page')
@@ -224,7 +248,10 @@ export function eventSpecs() {
 			const response = await open(admin, `/events/${site.ids.draft}`)
 			assert.equal(response.status(), 200)
 			assert.equal(response.headers()['cache-control'], 'private, no-store')
-			await admin.getByRole('note').filter({ hasText: t('events.page.draftBanner') }).waitFor()
+			await admin
+				.getByRole('note')
+				.filter({ hasText: t('events.page.draftBanner') })
+				.waitFor()
 			assert.equal(await admin.locator('meta[name="robots"]').getAttribute('content'), 'noindex, nofollow')
 			await audit(admin, 'event page (draft preview)')
 		})

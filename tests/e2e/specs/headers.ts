@@ -16,7 +16,10 @@ function directives(csp: string): Map<string, string[]> {
 }
 
 /** A raw GET (no automatic decompression), to see exactly what the server sends. */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+	path: string,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
 	return new Promise((resolve, reject) => {
 		const request = http.get(new URL(path, h.origin), { headers }, (response) => {
 			const chunks: Buffer[] = []
@@ -46,7 +49,10 @@ export function headerSpecs() {
 			assert.ok(csp, 'no Content-Security-Policy on the document')
 			const policy = directives(csp)
 			const scriptSrc = policy.get('script-src') ?? policy.get('default-src') ?? []
-			assert.ok(scriptSrc.some((v) => /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/.test(v)), `script-src has no nonce: ${csp}`)
+			assert.ok(
+				scriptSrc.some((v) => /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/.test(v)),
+				`script-src has no nonce: ${csp}`,
+			)
 			assert.ok(!scriptSrc.includes("'unsafe-inline'"), `script-src must not list 'unsafe-inline': ${csp}`)
 			assert.ok(!scriptSrc.includes("'unsafe-eval'"), `script-src must not list 'unsafe-eval': ${csp}`)
 			assert.ok(!scriptSrc.includes('*') && !scriptSrc.some((v) => /^https?:$/.test(v)), `script-src is too wide: ${csp}`)

@@ -124,7 +124,9 @@ export function mailLinkSpecs() {
 			const first = await waitForMail(member.email, VERIFY_SUBJECT)
 			const page = await context.newPage()
 			await visit(page, '/dashboard')
-			await verifyBanner(page).getByRole('button', { name: t('dashboard.verify.resend') }).click()
+			await verifyBanner(page)
+				.getByRole('button', { name: t('dashboard.verify.resend') })
+				.click()
 
 			await page.getByText(t('auth.flash.verificationSent.title'), { exact: true }).waitFor()
 			await page.getByText(t('auth.flash.verificationSent.body', { email: member.email }), { exact: true }).waitFor()

@@ -54,7 +54,10 @@ export function phoneSpecs() {
 			await visit(page, '/auth/forgot-password')
 			await page.getByLabel(t('auth.fields.email')).fill(member.email)
 			await page.getByRole('button', { name: t('auth.forgot.submit') }).click()
-			await page.getByRole('status').filter({ hasText: t('auth.forgot.sentTitle') }).waitFor()
+			await page
+				.getByRole('status')
+				.filter({ hasText: t('auth.forgot.sentTitle') })
+				.waitFor()
 			const link = buttonLink(await waitForMail(member.email, 'Choisir un nouveau mot de passe'), 'Choisir un nouveau mot de passe')
 
 			await visit(page, pathAndQuery(link))
@@ -65,7 +68,11 @@ export function phoneSpecs() {
 			await page.getByLabel(t('auth.fields.newPassword'), { exact: true }).fill('marmotte violoncelle automne')
 			await page.getByLabel(t('auth.fields.confirmPassword')).fill('marmotte violoncelle hiver')
 			await page.getByRole('button', { name: t('auth.claim.resetPassword.submit') }).click()
-			await assertFieldError(page.getByLabel(t('auth.fields.confirmPassword')), 'Les deux mots de passe ne sont pas identiques.', 'confirmation')
+			await assertFieldError(
+				page.getByLabel(t('auth.fields.confirmPassword')),
+				'Les deux mots de passe ne sont pas identiques.',
+				'confirmation',
+			)
 			await audit(page, 'claim: new password with errors (375 px)')
 			await shoot(page, 'claim-reset-password-errors-375')
 		})

@@ -72,7 +72,7 @@ export function runChecks() {
 			assert.deepEqual(missing, [], `these pages were never audited (a test stopped before reaching them?): ${missing.join(', ')}`)
 		})
 
-		test('the browser made no request to anyone but the site (and the test\'s OpenID provider)', () => {
+		test("the browser made no request to anyone but the site (and the test's OpenID provider)", () => {
 			assert.ok(h.requests.length > 0, 'no request was recorded at all')
 			// The sign-in with the provider takes the browser to the provider's own pages, on purpose.
 			const allowed = new Set([h.origin, h.oidc.origin])
@@ -108,7 +108,11 @@ export function runChecks() {
 			await h.browser.close()
 			const exit = await h.server.stop(5_000)
 			assert.equal(exit.killed, false, `still running 5 s after SIGTERM; its output:\n${h.server.output().slice(-4000)}`)
-			assert.equal(exit.code, 0, `exit code ${exit.code} (signal ${exit.signal}) after ${exit.ms} ms; output:\n${h.server.output().slice(-4000)}`)
+			assert.equal(
+				exit.code,
+				0,
+				`exit code ${exit.code} (signal ${exit.signal}) after ${exit.ms} ms; output:\n${h.server.output().slice(-4000)}`,
+			)
 			assert.deepEqual(loggedErrors(h.server.output()), [], 'errors logged while stopping')
 		})
 	})

@@ -115,7 +115,11 @@ export async function usersWithEmail(email: string): Promise<{ id: string; email
 	const context = await adminSession()
 	const query = new URLSearchParams({ filterField: 'email', filterValue: email.toLowerCase(), filterOperator: 'eq' })
 	const response = await context.request.get(`/api/auth/admin/list-users?${query}`)
-	assert.equal(response.status(), 200, `admin list-users (as ${admin.email}) answered ${response.status()}: ${(await response.text()).slice(0, 300)}`)
+	assert.equal(
+		response.status(),
+		200,
+		`admin list-users (as ${admin.email}) answered ${response.status()}: ${(await response.text()).slice(0, 300)}`,
+	)
 	const body = (await response.json()) as { users: { id: string; email: string }[] }
 	return body.users
 }

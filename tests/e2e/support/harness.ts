@@ -58,7 +58,7 @@ let visitors = 0
 /** A documentation address (RFC 5737) of its own for each visitor. */
 function nextVisitorAddress(): string {
 	visitors++
-	return `203.0.113.${visitors % 250 + 1}`
+	return `203.0.113.${(visitors % 250) + 1}`
 }
 
 /**

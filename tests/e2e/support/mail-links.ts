@@ -57,7 +57,10 @@ export function buttonLink(mail: ReceivedMail, label: string): URL {
 	)
 	const url = new URL(found.href)
 	assert.equal(url.origin, h.origin, `the « ${label} » link leaves the site: ${found.href}`)
-	assert.ok(mail.text.includes(found.href), `the text part of « ${mail.subject} » does not carry the link ${found.href}:\n${mail.text.slice(0, 1500)}`)
+	assert.ok(
+		mail.text.includes(found.href),
+		`the text part of « ${mail.subject} » does not carry the link ${found.href}:\n${mail.text.slice(0, 1500)}`,
+	)
 	return url
 }
 

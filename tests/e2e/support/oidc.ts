@@ -178,7 +178,9 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
 	for (const event of ['server_error', 'grant.error', 'userinfo.error', 'jwks.error', 'discovery.error']) {
 		provider.on(event, (...args: unknown[]) => {
 			const error = args.find((a) => a instanceof Error) as Error | undefined
-			errors.push(`${event}: ${error ? `${error.name}: ${error.message} ${(error as { error_description?: string }).error_description ?? ''}` : ''}`)
+			errors.push(
+				`${event}: ${error ? `${error.name}: ${error.message} ${(error as { error_description?: string }).error_description ?? ''}` : ''}`,
+			)
 		})
 	}
 	const callback = provider.callback()
@@ -200,7 +202,18 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
 			}
 			const user = details.session ? usersBySub.get(details.session.accountId) : undefined
 			interactions.push({ prompt: details.prompt.name, login: user?.login })
-			return send(res, 200, consentPage(uid, clientName, user, String(details.params.scope ?? '').split(' ').filter(Boolean)))
+			return send(
+				res,
+				200,
+				consentPage(
+					uid,
+					clientName,
+					user,
+					String(details.params.scope ?? '')
+						.split(' ')
+						.filter(Boolean),
+				),
+			)
 		}
 
 		if (req.method === 'POST' && action === 'login') {

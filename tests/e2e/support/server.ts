@@ -172,5 +172,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 		await new Promise((resolve) => setTimeout(resolve, 150))
 	}
 	await server.dispose()
-	throw new Error(`The server did not answer /healthz within ${Math.round((performance.now() - started) / 1000)} s (${lastProblem}); its output:\n${output}`)
+	throw new Error(
+		`The server did not answer /healthz within ${Math.round((performance.now() - started) / 1000)} s (${lastProblem}); its output:\n${output}`,
+	)
 }
