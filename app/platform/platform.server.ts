@@ -7,6 +7,7 @@ import { startJobs, type Jobs } from './jobs.server.ts'
 import { getLogger } from './logger.server.ts'
 import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
+import { startRealtime, type Realtime } from './realtime.server.ts'
 import { createStorage } from './storage/create-storage.server.ts'
 import type { Storage } from './storage/storage.server.ts'
 
@@ -21,6 +22,8 @@ export interface Platform {
 	limits: RateLimits
 	/** Uploaded files: DATA_DIR/files, or an S3-compatible bucket (S3_*). */
 	storage: Storage
+	/** Live updates across instances (LISTEN/NOTIFY), for server-sent events and cache invalidation. */
+	realtime: Realtime
 }
 
 /*
@@ -43,7 +46,8 @@ async function open(): Promise<Platform> {
 		await grantListedAdmins(database.db, env)
 		const limits = createRateLimits(database.db)
 		const storage = await createStorage(env, secret)
-		return { env, logger, database, jobs, mailer, emails, auth, limits, storage }
+		const realtime = await startRealtime(database, logger)
+		return { env, logger, database, jobs, mailer, emails, auth, limits, storage, realtime }
 	} catch (error) {
 		await database.close().catch(() => {})
 		throw error
@@ -69,6 +73,7 @@ export async function closePlatform(): Promise<void> {
 	if (!pending) return
 	const platform = await pending.catch(() => undefined)
 	if (!platform) return
+	await platform.realtime.close().catch((error) => platform.logger.error({ err: error }, 'realtime listener did not stop cleanly'))
 	await platform.jobs.stop().catch((error) => platform.logger.error({ err: error }, 'job queue did not stop cleanly'))
 	platform.mailer.close()
 	await platform.database.close()
@@ -80,4 +85,8 @@ export async function getDb() {
 
 export async function getAuth() {
 	return (await getPlatform()).auth
+}
+
+export async function getRealtime() {
+	return (await getPlatform()).realtime
 }

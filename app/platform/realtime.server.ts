@@ -1,0 +1,190 @@
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import type { Logger } from 'pino'
+import type { Database, Db } from './db/client.server.ts'
+
+/*
+ * Live updates across every instance: Postgres LISTEN/NOTIFY, which PGlite has too, so one
+ * mechanism serves one embedded process and N processes on one PostgreSQL.
+ *
+ * All topics share one database channel; a notification carries `{ t: topic, d: data }` and is fanned
+ * out here to the listeners of that topic. Payloads are signals, not data (NOTIFY caps them near
+ * 8 kB): "campaign 12 moved", "stats changed", and each listener reads what it needs.
+ *
+ * A notification sent inside a transaction is delivered only if it commits (Postgres semantics):
+ * pass the transaction to `publish` to tie the signal to the write.
+ */
+
+const CHANNEL = 'band_realtime'
+/** Largest payload accepted before sending (Postgres refuses above 8000 bytes). */
+const MAX_PAYLOAD_BYTES = 7_000
+
+export type Listener = (data: unknown) => void
+
+export interface Realtime {
+	/** Tells every instance (this one included) that something happened on `topic`. */
+	publish(topic: string, data?: unknown, executor?: Pick<Db, 'execute'>): Promise<void>
+	/** Calls `listener` for each message on `topic`, from any instance; returns the way to stop. */
+	subscribe(topic: string, listener: Listener): () => void
+	close(): Promise<void>
+}
+
+export async function startRealtime(database: Database, logger: Logger): Promise<Realtime> {
+	const listeners = new Map<string, Set<Listener>>()
+	const deliver = (raw: string) => {
+		let message: { t?: unknown; d?: unknown }
+		try {
+			message = JSON.parse(raw) as { t?: unknown; d?: unknown }
+		} catch {
+			return
+		}
+		if (typeof message.t !== 'string') return
+		for (const listener of listeners.get(message.t) ?? []) {
+			try {
+				listener(message.d)
+			} catch (error) {
+				logger.error({ err: error, topic: message.t }, 'realtime listener failed')
+			}
+		}
+	}
+
+	let stop: () => Promise<void>
+	if (database.kind === 'pglite') {
+		const unlisten = await database.pglite!.listen(CHANNEL, deliver)
+		stop = () => unlisten()
+	} else {
+		stop = await listenOnPostgres(database.url!, deliver, logger)
+	}
+
+	return {
+		async publish(topic, data, executor = database.db) {
+			const payload = JSON.stringify({ t: topic, d: data ?? null })
+			if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`realtime payload too large for topic ${topic}`)
+			await executor.execute(sql`select pg_notify(${CHANNEL}, ${payload})`)
+		},
+		subscribe(topic, listener) {
+			let set = listeners.get(topic)
+			if (!set) listeners.set(topic, (set = new Set()))
+			set.add(listener)
+			return () => {
+				set.delete(listener)
+				if (set.size === 0) listeners.delete(topic)
+			}
+		},
+		async close() {
+			listeners.clear()
+			await stop().catch(() => {})
+		},
+	}
+}
+
+/**
+ * One dedicated connection that LISTENs (a pooled one could be handed to someone else). When the
+ * server closes it (a restart, a failover), it is opened again with a growing pause; notifications
+ * sent meanwhile are lost, which listeners tolerate: they re-read state on the next signal.
+ */
+async function listenOnPostgres(url: string, deliver: (raw: string) => void, logger: Logger): Promise<() => Promise<void>> {
+	let client: pg.Client | null = null
+	let closed = false
+	let retryMs = 500
+	let timer: NodeJS.Timeout | undefined
+
+	const connect = async (): Promise<void> => {
+		const next = new pg.Client({ connectionString: url })
+		next.on('notification', (message) => {
+			if (message.channel === CHANNEL && message.payload) deliver(message.payload)
+		})
+		next.on('error', (error) => {
+			logger.warn({ reason: error.message }, 'realtime connection lost; reconnecting')
+			reconnect(next)
+		})
+		next.on('end', () => reconnect(next))
+		await next.connect()
+		await next.query(`LISTEN ${CHANNEL}`)
+		client = next
+		retryMs = 500
+	}
+	const reconnect = (failed: pg.Client) => {
+		if (closed || client !== failed) return
+		client = null
+		failed.end().catch(() => {})
+		const attempt = () => {
+			timer = undefined
+			if (closed) return
+			connect().catch((error: Error) => {
+				logger.warn({ reason: error.message, retryMs }, 'realtime reconnection failed')
+				retryMs = Math.min(retryMs * 2, 30_000)
+				timer = setTimeout(attempt, retryMs)
+				timer.unref()
+			})
+		}
+		timer = setTimeout(attempt, retryMs)
+		timer.unref()
+	}
+
+	await connect()
+	return async () => {
+		closed = true
+		if (timer) clearTimeout(timer)
+		const current = client
+		client = null
+		await current?.end()
+	}
+}
+
+/**
+ * A Server-Sent Events response that lives as long as the browser keeps it open. `onOpen` gets a
+ * `send` function and returns what to release when the connection closes (its subscriptions).
+ * A comment line every 25 s keeps proxies from closing an idle stream.
+ */
+export function eventStream(
+	request: Request,
+	onOpen: (send: (event: string, data: unknown) => void) => (() => void) | void,
+	options: { heartbeatMs?: number } = {},
+): Response {
+	const encoder = new TextEncoder()
+	let release: (() => void) | void
+	let heartbeat: NodeJS.Timeout | undefined
+	const body = new ReadableStream<Uint8Array>({
+		start(controller) {
+			let open = true
+			const close = () => {
+				if (!open) return
+				open = false
+				clearInterval(heartbeat)
+				release?.()
+				try {
+					controller.close()
+				} catch {
+					// already closed by the reader
+				}
+			}
+			const write = (text: string) => {
+				if (!open) return
+				try {
+					controller.enqueue(encoder.encode(text))
+				} catch {
+					close()
+				}
+			}
+			const send = (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+			write('retry: 3000\n\n')
+			heartbeat = setInterval(() => write(': keep-alive\n\n'), options.heartbeatMs ?? 25_000)
+			heartbeat.unref()
+			release = onOpen(send)
+			if (request.signal.aborted) close()
+			else request.signal.addEventListener('abort', close, { once: true })
+		},
+		cancel() {
+			clearInterval(heartbeat)
+			release?.()
+		},
+	})
+	return new Response(body, {
+		headers: {
+			'Content-Type': 'text/event-stream; charset=utf-8',
+			'Cache-Control': 'no-store',
+			'X-Accel-Buffering': 'no',
+		},
+	})
+}
