@@ -199,3 +199,77 @@ export const event = pgTable(
 	},
 	(t) => [index('event_published_starts_idx').on(t.published, t.startsAt)],
 )
+
+/**
+ * A song of the band's repertoire (setlist library). A cover names its original artist. Songs are
+ * archived, never deleted, so that old setlists keep what was played.
+ */
+export const song = pgTable(
+	'song',
+	{
+		id: text('id').primaryKey(),
+		title: text('title').notNull(),
+		/** The original artist when the band plays it as a cover; null for the band's own song. */
+		originalArtist: text('original_artist'),
+		/** In seconds; null when not known. */
+		durationSeconds: integer('duration_seconds'),
+		/** As the band writes it: « Mi mineur », « Em », « F# ». */
+		musicalKey: text('musical_key'),
+		/** Beats per minute. */
+		tempo: integer('tempo'),
+		notes: text('notes').notNull().default(''),
+		archived: boolean('archived').notNull().default(false),
+		createdAt: createdAt(),
+		updatedAt: updatedAt(),
+	},
+	(t) => [index('song_archived_title_idx').on(t.archived, t.title)],
+)
+
+/**
+ * A setlist: ordered items built from the library. `version` grows by one on every save, so that a
+ * save made from an older copy is refused instead of overwriting someone else's work. At most one
+ * setlist per event; it shows on the event's page once published.
+ */
+export const setlist = pgTable(
+	'setlist',
+	{
+		id: text('id').primaryKey(),
+		name: text('name').notNull(),
+		eventId: text('event_id')
+			.unique()
+			.references(() => event.id, { onDelete: 'set null' }),
+		published: boolean('published').notNull().default(false),
+		publishedAt: timestamp('published_at', { withTimezone: true }),
+		version: integer('version').notNull().default(1),
+		createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+		updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+		createdAt: createdAt(),
+		updatedAt: updatedAt(),
+	},
+	(t) => [index('setlist_updated_idx').on(t.updatedAt)],
+)
+
+export const SETLIST_ITEM_KINDS = ['song', 'set', 'encore', 'note'] as const
+export type SetlistItemKind = (typeof SETLIST_ITEM_KINDS)[number]
+
+/**
+ * One line of a setlist, at its position: a song of the library, a set break (named, « Set
+ * acoustique »), an encore break, or a free note (« accordage », « discours »). `notes` is the
+ * per-item remark (« avec invité », « sur bande »).
+ */
+export const setlistItem = pgTable(
+	'setlist_item',
+	{
+		id: text('id').primaryKey(),
+		setlistId: text('setlist_id')
+			.notNull()
+			.references(() => setlist.id, { onDelete: 'cascade' }),
+		position: integer('position').notNull(),
+		kind: text('kind', { enum: SETLIST_ITEM_KINDS }).notNull(),
+		songId: text('song_id').references(() => song.id, { onDelete: 'restrict' }),
+		/** A break's name or a note's text; empty for a song. */
+		label: text('label').notNull().default(''),
+		notes: text('notes').notNull().default(''),
+	},
+	(t) => [index('setlist_item_setlist_position_idx').on(t.setlistId, t.position), index('setlist_item_song_idx').on(t.songId)],
+)
