@@ -46,6 +46,13 @@ export default [
 			route('events', 'routes/admin/events.tsx'),
 			// `new`: an event not stored yet (ids are 12 random characters, never « new »)
 			route('events/:eventId', 'routes/admin/event-editor.tsx'),
+			// Setlists and the song library they are built from
+			route('setlist', 'routes/admin/setlist/setlists.tsx'),
+			route('setlist/songs', 'routes/admin/setlist/songs.tsx'),
+			route('setlist/songs/import', 'routes/admin/setlist/songs-import.tsx'),
+			// `new`: a song not stored yet (ids are random, never « new »)
+			route('setlist/songs/:songId', 'routes/admin/setlist/song-editor.tsx'),
+			route('setlist/:setlistId', 'routes/admin/setlist/builder.tsx'),
 		]),
 	]),
 
@@ -57,6 +64,11 @@ export default [
 	route('media/*', 'routes/public/media-file.ts'),
 	route('files/*', 'routes/api/files.ts'),
 	route('dashboard/admin/media/:id?', 'routes/admin/media.ts'),
+	// A setlist for the stage (outside the dashboard's frame: an A4 sheet, a full screen), and the
+	// event editor's setlist panel
+	route('dashboard/admin/setlist/:setlistId/print', 'routes/admin/setlist/print.tsx'),
+	route('dashboard/admin/setlist/:setlistId/stage', 'routes/admin/setlist/stage.tsx'),
+	route('dashboard/admin/setlist/event/:eventId', 'routes/admin/setlist/event-setlist.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 

@@ -18,6 +18,7 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
+import { EventSetlistPanel } from '#app/features/setlist/event-setlist-panel.tsx'
 import { coverExists, createEvent, deleteEvent, getEventForEditor, updateEvent } from '#app/features/events/admin.server.ts'
 import { DEFAULT_DURATION_MS, isPastEvent } from '#app/features/events/events.server.ts'
 import { EVENT_FORM_MESSAGES, EVENT_LIMITS, EventFormSchema, eventValuesFrom, type EventFormInput } from '#app/features/events/form.ts'
@@ -557,6 +558,8 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 					</div>
 				</Section>
 			</Form>
+
+			{event ? <EventSetlistPanel eventId={event.id} /> : null}
 
 			{event ? <DeleteDialog open={deleteOpen} onClose={() => setDeleteOpen(false)} title={event.title} /> : null}
 

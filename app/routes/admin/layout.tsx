@@ -21,6 +21,7 @@ export default function AdminLayout() {
 				items={[
 					{ to: '/dashboard/admin', label: t('admin.nav.overview'), end: true },
 					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
+					{ to: '/dashboard/admin/setlist', label: t('setlist.nav.admin') },
 				]}
 			/>
 			<Outlet />

@@ -15,7 +15,10 @@ import { cachingHeaders, notModifiedResponse, resolveEvent, type ResolvedEvent }
 import type { PublicImage } from '#app/features/media/public-image.ts'
 import { getBand, pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { PublicSetlistSection } from '#app/features/setlist/public-setlist.tsx'
+import { publishedSetlistOfEvent, setlistWorksJsonLd } from '#app/features/setlist/setlists.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 
 /*
@@ -144,7 +147,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		},
 		{ band: { name: band.name, url: siteUrl } },
 	)
+	// The setlist, once published after the show: on the page and in the JSON-LD (workPerformed).
+	const setlist = await publishedSetlistOfEvent(await getDb(), event.id, event.version)
+	if (setlist) jsonLd.workPerformed = setlistWorksJsonLd(setlist)
 	return {
+		setlist,
 		event,
 		isPast,
 		isDraft: !event.published,
@@ -164,7 +171,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { event, isPast, isDraft, canEdit, bandName, seo } = loaderData
+	const { event, isPast, isDraft, canEdit, bandName, seo, setlist } = loaderData
 	const cancelled = event.status === 'cancelled'
 	const showTickets = Boolean(event.ticketUrl) && !cancelled && !isPast
 	const addressLine = [event.postalCode, event.city].filter(Boolean).join(' ')
@@ -314,6 +321,8 @@ export default function EventPage({ loaderData }: Route.ComponentProps) {
 					<div className="prose-site mt-6" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
 				</section>
 			) : null}
+
+			<PublicSetlistSection setlist={setlist} />
 
 			<nav aria-label={t('events.page.backLabel')} className="mx-auto max-w-page px-gutter pb-20">
 				<Link to="/events" className={linkClasses('default', 'inline-flex min-h-11 items-center gap-2')}>

@@ -1,0 +1,170 @@
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { ArrowLeft, Copy, MonitorSmartphone, Printer } from 'lucide-react'
+import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/builder'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { requireAdmin } from '#app/features/accounts/session.server.ts'
+import { SetlistSaveSchema } from '#app/features/setlist/forms.ts'
+import { SetlistBuilder, type SaveAnswer } from '#app/features/setlist/setlist-builder.tsx'
+import { SetlistEventCard } from '#app/features/setlist/setlist-event-card.tsx'
+import {
+	attachSetlist,
+	duplicateSetlist,
+	eventsForAttach,
+	getSetlist,
+	saveSetlist,
+	setSetlistPublished,
+} from '#app/features/setlist/setlists.server.ts'
+import { songsForPicker } from '#app/features/setlist/songs.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
+import { formatDateTime } from '#app/features/site/format.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { redirectWithFlash } from '#app/platform/flash.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
+
+/*
+ * One setlist: the builder (order, breaks, notes, durations), its event and its publication, and
+ * the ways to the stage (print, full screen). Saves carry the version they started from.
+ */
+
+const LIST = '/dashboard/admin/setlist'
+
+export function meta({ loaderData }: Route.MetaArgs) {
+	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const db = await getDb()
+	const setlist = await getSetlist(db, params.setlistId)
+	if (!setlist) throw data({ reason: 'not-found' }, { status: 404 })
+	const [songs, events] = await Promise.all([songsForPicker(db), eventsForAttach(db)])
+	return {
+		title: pageTitle(getT()('setlist.builder.metaTitle', { name: setlist.name })),
+		setlist,
+		songs,
+		events,
+		constraint: getZodConstraint(SetlistSaveSchema),
+	}
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const db = await getDb()
+	const formData = await request.formData()
+	const intent = String(formData.get('intent') ?? '')
+	const here = `${LIST}/${params.setlistId}`
+
+	if (intent === 'save') {
+		const submission = parseWithZod(formData, { schema: SetlistSaveSchema })
+		if (submission.status !== 'success') {
+			return data({ intent: 'save', ok: false, reason: 'invalid', result: submission.reply() } satisfies SaveAnswer, { status: 400 })
+		}
+		const result = await saveSetlist(db, params.setlistId, submission.value, admin.id)
+		if (result.ok) return { intent: 'save', ok: true, version: result.version } satisfies SaveAnswer
+		if (result.reason === 'not-found') throw data({ reason: 'not-found' }, { status: 404 })
+		return data({ intent: 'save', ok: false, reason: result.reason, current: result.current } satisfies SaveAnswer, { status: 409 })
+	}
+	if (intent === 'attach') {
+		const eventId = String(formData.get('eventId') ?? '')
+		const result = await attachSetlist(db, params.setlistId, eventId === '' ? null : eventId)
+		if (result.ok && eventId) return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.attached' })
+		if (result.ok) return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.detached' })
+		if (result.reason === 'not-found') throw data({ reason: 'not-found' }, { status: 404 })
+		return data(
+			{
+				intent: 'attach' as const,
+				error:
+					result.reason === 'event-taken' ? getT()('setlist.event.taken', { name: result.takenBy ?? '' }) : getT()('setlist.event.unknown'),
+			},
+			{ status: 400 },
+		)
+	}
+	if (intent === 'publish' || intent === 'unpublish') {
+		if (!(await setSetlistPublished(db, params.setlistId, intent === 'publish'))) throw data({ reason: 'not-found' }, { status: 404 })
+		if (intent === 'publish') return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.published' })
+		return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.unpublished' })
+	}
+	if (intent === 'duplicate') {
+		const copy = await duplicateSetlist(db, params.setlistId, admin.id, (name) => getT()('setlist.copyName', { name }))
+		if (!copy) throw data({ reason: 'not-found' }, { status: 404 })
+		return redirectWithFlash(`${LIST}/${copy}`, { type: 'success', key: 'setlist.flash.duplicated' })
+	}
+	throw data({ reason: 'unknown-intent' }, { status: 400 })
+}
+
+export default function SetlistScreen({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const { setlist } = loaderData
+	const navigation = useNavigation()
+	const busy = navigation.state !== 'idle'
+	const attachError = actionData && 'error' in actionData ? actionData.error : null
+	return (
+		<>
+			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+				<ArrowLeft aria-hidden="true" className="size-4" />
+				{t('setlist.builder.back')}
+			</Link>
+			<PageHeader
+				title={setlist.name}
+				description={
+					<span className="flex flex-wrap items-center gap-2">
+						<Badge tone={setlist.published ? 'info' : 'neutral'}>
+							{setlist.published ? t('setlist.published') : t('setlist.unpublished')}
+						</Badge>
+						<span className="text-sm">{t('setlist.builder.updatedAt', { date: formatDateTime(setlist.updatedAt) })}</span>
+					</span>
+				}
+				actions={
+					<div className="flex flex-wrap gap-2">
+						<a href={`${LIST}/${setlist.id}/print`} target="_blank" rel="noopener" className={buttonClasses('secondary', 'sm')}>
+							<Printer aria-hidden="true" />
+							{t('setlist.builder.print')}
+							<span className="sr-only">{t('setlist.newTab')}</span>
+						</a>
+						<a href={`${LIST}/${setlist.id}/stage`} target="_blank" rel="noopener" className={buttonClasses('secondary', 'sm')}>
+							<MonitorSmartphone aria-hidden="true" />
+							{t('setlist.builder.stage')}
+							<span className="sr-only">{t('setlist.newTab')}</span>
+						</a>
+						<Form method="post">
+							<Button type="submit" name="intent" value="duplicate" size="sm" variant="ghost" disabled={busy}>
+								<Copy aria-hidden="true" />
+								{t('setlist.builder.duplicate')}
+							</Button>
+						</Form>
+					</div>
+				}
+			/>
+			<SetlistBuilder key={setlist.id} setlist={setlist} songs={loaderData.songs} constraint={loaderData.constraint} />
+			<SetlistEventCard setlist={setlist} events={loaderData.events} error={attachError} busy={busy} />
+		</>
+	)
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+	const { t } = useTranslation()
+	const status = isRouteErrorResponse(error) ? error.status : 500
+	const [title, body] =
+		status === 404
+			? [t('setlist.notFound.title'), t('setlist.notFound.body')]
+			: status === 403
+				? [t('errors.forbidden.title'), t('errors.forbidden.body')]
+				: status < 500
+					? [t('errors.badRequest.title'), t('errors.badRequest.body')]
+					: [t('errors.server.title'), t('errors.server.body')]
+	return (
+		<>
+			<title>{title}</title>
+			<PageHeader title={title} description={body} />
+			<Link to={LIST} className={buttonClasses('secondary', 'md', 'mt-6')}>
+				<ArrowLeft aria-hidden="true" />
+				{t('setlist.builder.back')}
+			</Link>
+		</>
+	)
+}

@@ -1,0 +1,80 @@
+import { Maximize, X } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { data, Link } from 'react-router'
+import type { Route } from './+types/stage'
+import { requireAdmin } from '#app/features/accounts/session.server.ts'
+import { SetlistSheet } from '#app/features/setlist/setlist-sheet.tsx'
+import { getSetlist } from '#app/features/setlist/setlists.server.ts'
+import { pageTitle } from '#app/features/site/band.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getT } from '#app/platform/i18n.server.ts'
+import { getDb } from '#app/platform/platform.server.ts'
+
+/*
+ * The setlist for a phone or a tablet on stage: very large type on black, full screen on request,
+ * and the screen kept awake while it shows (where the browser allows it).
+ */
+
+export function meta({ loaderData }: Route.MetaArgs) {
+	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }, { name: 'theme-color', content: '#000000' }]
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const setlist = await getSetlist(await getDb(), params.setlistId)
+	if (!setlist) throw data(null, { status: 404 })
+	return { title: pageTitle(getT()('setlist.stage.metaTitle', { name: setlist.name })), setlist }
+}
+
+export default function StageSetlist({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const { setlist } = loaderData
+	const [canFullscreen, setCanFullscreen] = useState(false)
+	useEffect(() => {
+		setCanFullscreen(typeof document.documentElement.requestFullscreen === 'function')
+		let lock: { release(): Promise<void> } | null = null
+		const wakeLock = (navigator as Navigator & { wakeLock?: { request(type: 'screen'): Promise<{ release(): Promise<void> }> } }).wakeLock
+		const keepAwake = () => {
+			if (document.visibilityState === 'visible')
+				wakeLock?.request('screen').then(
+					(l) => (lock = l),
+					() => {},
+				)
+		}
+		keepAwake()
+		document.addEventListener('visibilitychange', keepAwake)
+		return () => {
+			document.removeEventListener('visibilitychange', keepAwake)
+			void lock?.release().catch(() => {})
+		}
+	}, [])
+	return (
+		<main className="min-h-dvh bg-black px-[max(1rem,env(safe-area-inset-left))] pt-3 pb-16 text-white">
+			<div className="flex items-center justify-between gap-3">
+				<h1 className="min-w-0 truncate font-display text-xl tracking-display text-white/70 uppercase">{setlist.name}</h1>
+				<div className="flex shrink-0 gap-1">
+					{canFullscreen ? (
+						<button
+							type="button"
+							onClick={() => void document.documentElement.requestFullscreen().catch(() => {})}
+							className="grid min-h-11 min-w-11 place-items-center rounded-control text-white/80 hover:bg-white/10"
+							aria-label={t('setlist.stage.fullscreen')}
+						>
+							<Maximize aria-hidden="true" className="size-6" />
+						</button>
+					) : null}
+					<Link
+						to={`/dashboard/admin/setlist/${setlist.id}`}
+						className="grid min-h-11 min-w-11 place-items-center rounded-control text-white/80 hover:bg-white/10"
+						aria-label={t('setlist.stage.close')}
+					>
+						<X aria-hidden="true" className="size-6" />
+					</Link>
+				</div>
+			</div>
+			<div className="mt-2">
+				<SetlistSheet items={setlist.items} variant="stage" />
+			</div>
+		</main>
+	)
+}
