@@ -21,6 +21,7 @@ import { phoneSpecs } from './specs/phone.ts'
 import { redirectSpecs } from './specs/redirects.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
+import { setlistSpecs } from './specs/setlist.ts'
 
 before(setUp, { timeout: 120_000 })
 after(tearDown, { timeout: 30_000 })
@@ -35,6 +36,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	})
 	redirectSpecs()
 	adminSpecs()
+	setlistSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()

@@ -16,9 +16,9 @@ export function PublicSetlistSection(props: { setlist: PublicSetlist | null }) {
 				{t('setlist.public.title')}
 			</h2>
 			<p className="mt-2 text-muted">{t('setlist.public.count', { count: setlist.songCount })}</p>
-			<div className="mt-6 grid gap-x-12 gap-y-8 md:grid-cols-2">
+			<div className="mt-6 gap-x-12 md:columns-2">
 				{setlist.sections.map((section, index) => (
-					<div key={`${section.kind}-${index}`} className="min-w-0">
+					<div key={`${section.kind}-${index}`} className="mb-8 min-w-0 break-inside-avoid">
 						{section.kind !== 'main' || setlist.sections.length > 1 ? (
 							<h3 className="eyebrow border-b border-line pb-2 text-accent-fg">
 								{section.kind === 'main'

@@ -178,12 +178,20 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 	}
 	const positionOf = (id: UniqueIdentifier | undefined) => (id === undefined ? 0 : items.findIndex((i) => i.id === id) + 1)
 	const total = items.length
+	// What the item was last announced over: the move starts over the item itself, which says nothing new.
+	const lastOver = useRef<UniqueIdentifier | null>(null)
 	const announcements: Announcements = {
-		onDragStart: ({ active }) => t('setlist.dnd.start', { title: titleOf(active.id), position: positionOf(active.id), total }),
-		onDragOver: ({ active, over }) =>
-			over
+		onDragStart: ({ active }) => {
+			lastOver.current = active.id
+			return t('setlist.dnd.start', { title: titleOf(active.id), position: positionOf(active.id), total })
+		},
+		onDragOver: ({ active, over }) => {
+			if ((over?.id ?? null) === lastOver.current) return undefined
+			lastOver.current = over?.id ?? null
+			return over
 				? t('setlist.dnd.over', { title: titleOf(active.id), position: positionOf(over.id), total })
-				: t('setlist.dnd.outside', { title: titleOf(active.id) }),
+				: t('setlist.dnd.outside', { title: titleOf(active.id) })
+		},
 		onDragEnd: ({ active, over }) =>
 			over
 				? t('setlist.dnd.end', { title: titleOf(active.id), position: positionOf(over.id), total })
@@ -285,7 +293,7 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 					</div>
 				) : null}
 
-				<div className="sticky top-2 z-20 rounded-card border border-line bg-surface/95 px-4 py-3 shadow-pop backdrop-blur-sm">
+				<div className="z-20 rounded-card border border-line bg-surface/95 px-4 py-3 shadow-pop backdrop-blur-sm sm:sticky sm:top-2">
 					<FormError id={form.errorId} errors={form.errors} />
 					<div className="flex flex-wrap items-end gap-3">
 						<Field label={t('setlist.builder.name')} errors={fields.name.errors} className="min-w-0 flex-1 basis-56">

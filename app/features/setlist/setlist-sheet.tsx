@@ -14,8 +14,9 @@ export function SetlistSheet(props: { items: SectionItem[]; variant: 'print' | '
 	const summary = sectionsOf(props.items)
 	const lines = props.items.length
 	const stage = props.variant === 'stage'
-	// One A4 page for up to about 40 lines: the type shrinks as lines are added.
-	const printSize = lines <= 16 ? 'text-[21pt]' : lines <= 22 ? 'text-[17pt]' : lines <= 30 ? 'text-[13.5pt]' : 'text-[11pt]'
+	// One A4 page for up to about 45 lines: the type is as large as the number of lines allows.
+	const printSize =
+		lines <= 12 ? 'text-[28pt]' : lines <= 16 ? 'text-[24pt]' : lines <= 22 ? 'text-[19pt]' : lines <= 30 ? 'text-[14.5pt]' : 'text-[11pt]'
 	return (
 		<div className={clsx(stage ? 'text-[clamp(1.75rem,7.5vw,4.25rem)] leading-tight' : printSize, 'leading-snug')}>
 			{summary.sections.map((section, index) => (

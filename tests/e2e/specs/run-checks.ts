@@ -43,6 +43,9 @@ const REQUIRED_AUDITS = [
 	'event page (375 px)',
 	'event page (cancelled)',
 	'event page (draft preview)',
+	// The setlist's admin screens (setlist.ts).
+	'setlist library',
+	'setlist builder',
 ]
 
 /** pino lines at level error (50) or fatal (60). */

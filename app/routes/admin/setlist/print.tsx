@@ -1,7 +1,7 @@
 import { Printer } from 'lucide-react'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/print'
-import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { SetlistSheet } from '#app/features/setlist/setlist-sheet.tsx'
 import { getSetlist } from '#app/features/setlist/setlists.server.ts'
@@ -34,7 +34,10 @@ export default function PrintSetlist({ loaderData }: Route.ComponentProps) {
 		<div className="min-h-dvh bg-neutral-200 py-6 text-black print:bg-white print:py-0">
 			<style>{'@page { size: A4; margin: 12mm 14mm; } @media print { html, body { background: #fff !important; } }'}</style>
 			<div className="mx-auto mb-4 flex max-w-[210mm] flex-wrap items-center justify-between gap-2 px-4 print:hidden">
-				<Link to={`/dashboard/admin/setlist/${setlist.id}`} className={buttonClasses('secondary', 'sm', 'border-black/40 text-black')}>
+				<Link
+					to={`/dashboard/admin/setlist/${setlist.id}`}
+					className="inline-flex min-h-9 items-center rounded-control border border-black/40 px-3 text-sm font-semibold text-black hover:bg-black/5"
+				>
 					{t('setlist.print.back')}
 				</Link>
 				<Button size="sm" onClick={() => window.print()}>
