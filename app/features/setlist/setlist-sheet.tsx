@@ -53,16 +53,29 @@ export function SetlistSheet(props: { items: SectionItem[]; variant: 'print' | '
 									>
 										{number}
 									</span>
-									<span className="min-w-0 flex-1">
-										<span className="font-bold [overflow-wrap:anywhere]">{item.song?.title ?? '—'}</span>
-										{item.notes ? (
-											<span className={clsx('ml-[0.4em] text-[0.6em] italic', stage ? 'text-accent-fg' : '')}>{item.notes}</span>
-										) : null}
-									</span>
-									<span className={clsx('shrink-0 text-right text-[0.6em] tabular-nums', stage ? 'text-white/65' : 'text-neutral-700')}>
-										{[item.song?.musicalKey, item.song?.tempo ? t('setlist.bpm', { tempo: item.song.tempo }) : null]
-											.filter(Boolean)
-											.join(' · ')}
+									{/* On a phone the key and tempo go under the title, which keeps the whole width. */}
+									<span
+										className={clsx(
+											'flex min-w-0 flex-1',
+											stage ? 'flex-col sm:flex-row sm:items-baseline sm:gap-[0.4em]' : 'items-baseline gap-[0.4em]',
+										)}
+									>
+										<span className="min-w-0 flex-1">
+											<span className="font-bold [overflow-wrap:anywhere]">{item.song?.title ?? '—'}</span>
+											{item.notes ? (
+												<span className={clsx('ml-[0.4em] text-[0.6em] italic', stage ? 'text-accent-fg' : '')}>{item.notes}</span>
+											) : null}
+										</span>
+										<span
+											className={clsx(
+												'shrink-0 text-[0.6em] tabular-nums',
+												stage ? 'text-white/65 sm:text-right' : 'text-right text-neutral-700',
+											)}
+										>
+											{[item.song?.musicalKey, item.song?.tempo ? t('setlist.bpm', { tempo: item.song.tempo }) : null]
+												.filter(Boolean)
+												.join(' · ')}
+										</span>
 									</span>
 								</li>
 							) : (
