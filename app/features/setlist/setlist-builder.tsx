@@ -132,6 +132,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 		setConflict(answer.reason)
 	}, [answer, fetcher.state])
 
+	// The name is controlled here (a conflict replaces it): Conform gives its constraints and errors.
+	const { defaultValue: _defaultValue, key: _key, ...nameProps } = getInputProps(fields.name, { type: 'text' })
 	const dirty = snapshot(name, items) !== base.snapshot
 	const saving = fetcher.state !== 'idle'
 	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname)
@@ -297,15 +299,7 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 					<FormError id={form.errorId} errors={form.errors} />
 					<div className="flex flex-wrap items-end gap-3">
 						<Field label={t('setlist.builder.name')} errors={fields.name.errors} className="min-w-0 flex-1 basis-56">
-							{(control) => (
-								<Input
-									{...getInputProps(fields.name, { type: 'text' })}
-									{...control}
-									value={name}
-									onChange={(e) => setName(e.target.value)}
-									autoComplete="off"
-								/>
-							)}
+							{(control) => <Input {...nameProps} {...control} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
 						</Field>
 						<Button type="submit" disabled={saving} className="flex-1 sm:flex-none">
 							{saving ? t('setlist.builder.saving') : t('setlist.builder.save')}
