@@ -158,5 +158,31 @@ export function setlistSpecs() {
 			await first.close()
 			await second.close()
 		})
+
+		test('a song is dragged with the mouse to the top of the list', async () => {
+			const page = await context.newPage()
+			await visit(page, setlistPath)
+			assert.deepEqual(await order(page), [SONGS[1], SONGS[0]])
+			const from = await page
+				.getByRole('button', { name: t('setlist.dnd.handle', { title: SONGS[0]!, position: 2, total: 2 }) })
+				.boundingBox()
+			const to = await page
+				.getByRole('button', { name: t('setlist.dnd.handle', { title: SONGS[1]!, position: 1, total: 2 }) })
+				.boundingBox()
+			assert.ok(from && to)
+			await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+			await page.mouse.down()
+			// In steps, past the sensor's few pixels of tolerance, to above the first item.
+			for (let step = 1; step <= 10; step++) {
+				await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + ((to.y - from.y - 10) * step) / 10)
+			}
+			await page.mouse.up()
+			assert.deepEqual(await order(page), [SONGS[0], SONGS[1]])
+			await page.getByRole('button', { name: t('setlist.builder.save') }).click()
+			await page.getByText(t('setlist.builder.allSaved')).waitFor()
+			await visit(page, setlistPath)
+			assert.deepEqual(await order(page), [SONGS[0], SONGS[1]])
+			await page.close()
+		})
 	})
 }
