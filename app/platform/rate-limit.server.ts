@@ -16,6 +16,11 @@ export const RULES = {
 	resendByAccount: { points: 3, durationSeconds: 60 * 60 },
 	claimByAddress: { points: 30, durationSeconds: 15 * 60 },
 	settingsByAccount: { points: 30, durationSeconds: 15 * 60 },
+	// Failed code redemptions, in two tiers: a short lockout first, then a day-long one.
+	redeemByAddress: { points: 10, durationSeconds: 15 * 60 },
+	redeemByAddressDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
+	redeemByAccount: { points: 10, durationSeconds: 15 * 60 },
+	redeemByAccountDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
 } as const satisfies Record<string, { points: number; durationSeconds: number }>
 
 export type RuleName = keyof typeof RULES
@@ -27,6 +32,8 @@ export interface RateLimits {
 	consume(rule: RuleName, key: string): Promise<LimitResult>
 	/** Forgets a key's attempts (e.g. a successful sign-in clears the account's failures). */
 	reset(rule: RuleName, key: string): Promise<void>
+	/** Gives one point back (an attempt that turned out fine, for rules that count failures only). */
+	refund(rule: RuleName, key: string): Promise<void>
 }
 
 export function createRateLimits(db: Db): RateLimits {
@@ -61,6 +68,9 @@ export function createRateLimits(db: Db): RateLimits {
 		},
 		async reset(rule, key) {
 			await limiter(rule).delete(key.toLowerCase().slice(0, 300))
+		},
+		async refund(rule, key) {
+			await limiter(rule).reward(key.toLowerCase().slice(0, 300), 1)
 		},
 	}
 }

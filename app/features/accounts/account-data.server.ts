@@ -5,6 +5,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { avatarsOf, deleteMediaWhere, memberImagesForExport, prepareMediaDeletion } from '#app/features/media/media.server.ts'
+import { memberCodeData } from '#app/features/codes/contents.server.ts'
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
 
@@ -35,6 +36,9 @@ export interface AccountExport {
 	sessions: { createdAt: string; lastActiveAt: string; expiresAt: string; ipAddress: string | null; userAgent: string | null }[]
 	emails: { kind: string; subject: string; status: string; createdAt: string; sentAt: string | null }[]
 	images: { kind: string; status: string; url: string | null; uploadedAt: string }[]
+	/** Codes the member redeemed, and the files they downloaded with them. */
+	codes: { code: string; campaign: string; redeemedAt: string | null }[]
+	downloads: { file: string; at: string }[]
 }
 
 /**
@@ -71,6 +75,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 		.from(outboxMail)
 		.where(addressedTo(row.email))
 		.orderBy(desc(outboxMail.createdAt))
+	const codeData = await memberCodeData(db, userId)
 	return {
 		exportedAt: now.toISOString(),
 		note: getT()('settings.export.note', { days: RETENTION.mailRecordDays }),
@@ -106,6 +111,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 			sentAt: m.sentAt?.toISOString() ?? null,
 		})),
 		images: await memberImagesForExport(db, userId, env.SITE_URL),
+		codes: codeData.redemptions.map((r) => ({ code: r.code, campaign: r.campaign, redeemedAt: r.grantedAt?.toISOString() ?? null })),
+		downloads: codeData.downloads.map((d) => ({ file: d.file, at: d.at.toISOString() })),
 	}
 }
 
@@ -140,6 +147,8 @@ const ERASERS: { what: string; erase: (tx: Tx, member: Member) => Promise<unknow
 						`resetByAccount:${m.email.toLowerCase()}`,
 						`resendByAccount:${m.id.toLowerCase()}`,
 						`settingsByAccount:${m.id.toLowerCase()}`,
+						`redeemByAccount:${m.id.toLowerCase()}`,
+						`redeemByAccountDaily:${m.id.toLowerCase()}`,
 					]),
 				),
 	},
@@ -147,6 +156,7 @@ const ERASERS: { what: string; erase: (tx: Tx, member: Member) => Promise<unknow
 		what: 'the member’s avatar (its files are deleted by a job once this commits)',
 		erase: async (tx, m) => deleteMediaWhere(tx, (await getPlatform()).jobs, avatarsOf(m.id)),
 	},
+	// Codes the member redeemed stay spent; the link to the member goes with the account (ON DELETE SET NULL).
 	{ what: 'the account itself, with its sessions and sign-in methods', erase: (tx, m) => tx.delete(user).where(eq(user.id, m.id)) },
 ]
 

@@ -273,3 +273,4 @@ export const setlistItem = pgTable(
 	},
 	(t) => [index('setlist_item_setlist_position_idx').on(t.setlistId, t.position), index('setlist_item_song_idx').on(t.songId)],
 )
+export * from './codes-schema.ts'
