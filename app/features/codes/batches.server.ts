@@ -1,0 +1,142 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { code, codeBatch, codeCampaign } from '#app/platform/db/schema.ts'
+import type { Jobs } from '#app/platform/jobs.server.ts'
+import type { Realtime } from '#app/platform/realtime.server.ts'
+import { formatCode } from './code-format.ts'
+import { randomCodes } from './generate.server.ts'
+import { newId } from './ids.server.ts'
+import { BATCH_CHUNK, BATCH_MAX } from './rules.ts'
+
+/** One job per generated batch; it resumes where it stopped (the batch row counts what is stored). */
+export const BATCH_QUEUE = 'codes.generate'
+export const BATCH_QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 30 * 60 }
+/** The realtime topic of a batch's progress. */
+export const batchTopic = (batchId: string) => `codes.batch.${batchId}`
+
+/**
+ * Inserts the codes with one parameter (a comma-separated list split by the database), skipping
+ * any that already exist; returns how many were stored. Codes are letters and digits only.
+ */
+export async function insertCodes(
+	db: Pick<Db, 'execute'>,
+	values: string[],
+	target: { campaignId: string; batchId: string; maxUses: number },
+): Promise<number> {
+	if (values.length === 0) return 0
+	const result = await db.execute(sql`
+		with inserted as (
+			insert into ${code} (code, campaign_id, batch_id, max_uses)
+			select unnest(string_to_array(${values.join(',')}, ',')), ${target.campaignId}, ${target.batchId}, ${target.maxUses}::int
+			on conflict (code) do nothing
+			returning 1
+		)
+		select count(*)::int as n from inserted`)
+	const rows = (result as unknown as { rows: { n: number }[] }).rows
+	return Number(rows[0]?.n ?? 0)
+}
+
+/** Records a batch to generate and queues its job. */
+export async function createBatch(
+	db: Db,
+	jobs: Jobs,
+	input: { campaignId: string; count: number; label: string; userId: string | null },
+): Promise<string> {
+	if (!Number.isInteger(input.count) || input.count < 1 || input.count > BATCH_MAX) throw new Error('batch size out of range')
+	const id = newId()
+	await db.insert(codeBatch).values({
+		id,
+		campaignId: input.campaignId,
+		kind: 'generated',
+		label: input.label,
+		requested: input.count,
+		createdBy: input.userId,
+	})
+	await jobs.queue(BATCH_QUEUE, BATCH_QUEUE_OPTIONS)
+	await jobs.send(BATCH_QUEUE, { batchId: id }, { singletonKey: id })
+	return id
+}
+
+/**
+ * Generates what is missing of a batch, a chunk per transaction (the codes and the progress move
+ * together), announcing progress after each. Safe to run again after a crash: it starts from
+ * what the batch row says is stored.
+ */
+export async function generateBatch(db: Db, batchId: string, realtime?: Realtime): Promise<void> {
+	const [batch] = await db
+		.select({
+			id: codeBatch.id,
+			campaignId: codeBatch.campaignId,
+			requested: codeBatch.requested,
+			created: codeBatch.created,
+			status: codeBatch.status,
+			usesPerCode: codeCampaign.usesPerCode,
+		})
+		.from(codeBatch)
+		.innerJoin(codeCampaign, eq(codeCampaign.id, codeBatch.campaignId))
+		.where(eq(codeBatch.id, batchId))
+	if (!batch || batch.status === 'done') return
+	await db.update(codeBatch).set({ status: 'running' }).where(eq(codeBatch.id, batchId))
+	let created = batch.created
+	while (created < batch.requested) {
+		const size = Math.min(BATCH_CHUNK, batch.requested - created)
+		created = await db.transaction(async (tx) => {
+			const stored = await insertCodes(tx, randomCodes(size), { campaignId: batch.campaignId, batchId, maxUses: batch.usesPerCode })
+			const [row] = await tx
+				.update(codeBatch)
+				.set({ created: sql`${codeBatch.created} + ${stored}` })
+				.where(eq(codeBatch.id, batchId))
+				.returning({ created: codeBatch.created })
+			return row!.created
+		})
+		await realtime?.publish(batchTopic(batchId), { created, requested: batch.requested }).catch(() => {})
+	}
+	await db.update(codeBatch).set({ status: 'done', finishedAt: new Date() }).where(eq(codeBatch.id, batchId))
+	await realtime?.publish(batchTopic(batchId), { created, requested: batch.requested, done: true }).catch(() => {})
+}
+
+export async function markBatchFailed(db: Db, batchId: string, error: string): Promise<void> {
+	await db.update(codeBatch).set({ status: 'failed', error }).where(eq(codeBatch.id, batchId))
+}
+
+/** A batch as CSV (code as printed, state, uses), streamed by pages of the primary key. */
+export function batchCsv(db: Db, batchId: string, siteUrl: string): ReadableStream<Uint8Array> {
+	const encoder = new TextEncoder()
+	let after = ''
+	let started = false
+	const base = siteUrl.replace(/\/+$/, '')
+	return new ReadableStream({
+		async pull(controller) {
+			if (!started) {
+				started = true
+				controller.enqueue(encoder.encode('\ufeffcode,lien,utilisations,utilisations_max,revoque\r\n'))
+			}
+			const rows = await db
+				.select({ code: code.code, uses: code.uses, maxUses: code.maxUses, revokedAt: code.revokedAt })
+				.from(code)
+				.where(and(eq(code.batchId, batchId), gt(code.code, after)))
+				.orderBy(asc(code.code))
+				.limit(5_000)
+			if (rows.length === 0) {
+				controller.close()
+				return
+			}
+			after = rows[rows.length - 1]!.code
+			let text = ''
+			for (const row of rows) {
+				const printed = formatCode(row.code)
+				text += `${printed},${base}/redeem?code=${printed},${row.uses},${row.maxUses},${row.revokedAt ? 'oui' : 'non'}\r\n`
+			}
+			controller.enqueue(encoder.encode(text))
+		},
+	})
+}
+
+export async function revokeBatch(db: Db, batchId: string): Promise<void> {
+	await db.update(codeBatch).set({ revokedAt: new Date() }).where(eq(codeBatch.id, batchId))
+}
+
+export async function revokeCode(db: Db, normalised: string): Promise<boolean> {
+	const rows = await db.update(code).set({ revokedAt: new Date() }).where(eq(code.code, normalised)).returning({ code: code.code })
+	return rows.length === 1
+}
