@@ -10,6 +10,7 @@ export default [
 		index('routes/public/home.tsx'),
 		route('events', 'routes/public/events.tsx'),
 		route('events/:eventId', 'routes/public/event.tsx'),
+		route('redeem', 'routes/public/redeem.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -41,6 +42,7 @@ export default [
 		index('routes/dashboard/home.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('settings/export', 'routes/dashboard/settings-export.ts'),
+		route('contenus/:fileId', 'routes/dashboard/download.ts'),
 		route('admin', 'routes/admin/layout.tsx', [
 			index('routes/admin/overview.tsx'),
 			route('events', 'routes/admin/events.tsx'),

@@ -26,12 +26,14 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { rewardClaimAction, rewardClaimLoader } from '#app/features/codes/reward-claim.server.ts'
+import { RewardClaim } from '#app/features/codes/reward-claim.tsx'
 
 /*
  * The one landing for every link the site e-mails, by `mode`. A GET only shows a page (mail
  * scanners that follow links change nothing); only the POST of that page acts.
  */
-const MODES = ['verifyEmail', 'resetPassword', 'setup'] as const
+const MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward'] as const
 type Mode = (typeof MODES)[number]
 
 const passwordsMatch = (value: { password: string; confirm: string }, ctx: z.RefinementCtx) => {
@@ -79,6 +81,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const t = getT()
 	const user = await getSessionUser(request)
 	const base = { mode, title: pageTitle(t(`auth.claim.${mode}.metaTitle`)), signedIn: Boolean(user), userName: user?.name ?? null }
+	// A reserved code (app/features/codes): its own page, whatever the token.
+	if (mode === 'reward') return { ...base, constraint: null, ...(await rewardClaimLoader(request, token)) }
 	if (!token) return { ...base, state: 'invalid' as State, constraint: null }
 	const db = await getDb()
 	switch (mode) {
@@ -102,6 +106,8 @@ export async function action({ request }: Route.ActionArgs) {
 	if (limited)
 		return data({ state: 'invalid' as State, result: null, message: limited.message }, { status: 429, headers: failureHeaders(limited) })
 	if (!token) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
+	if (mode === 'reward')
+		return (await rewardClaimAction(request, token)) ?? data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
 	const formData = await request.formData()
 
 	if (mode === 'verifyEmail') {
@@ -185,7 +191,10 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 					{actionData.message}
 				</p>
 			) : null}
-			{state === 'invalid' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
+			{mode === 'reward' && 'reward' in loaderData ? (
+				<RewardClaim state={state} reward={loaderData.reward} here={loaderData.here} signedIn={loaderData.signedIn} />
+			) : null}
+			{state === 'invalid' && mode !== 'reward' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
 			{state === 'done' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
 			{state === 'confirm' ? <ConfirmEmail /> : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}

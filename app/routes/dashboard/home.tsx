@@ -6,7 +6,11 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { getDb } from '#app/platform/platform.server.ts'
+import { getPlatform } from '#app/platform/platform.server.ts'
+import { memberContents } from '#app/features/codes/contents.server.ts'
+import { UnlockedView } from '#app/features/codes/unlocked-view.tsx'
+import { buttonClasses } from '#app/components/ui/button.tsx'
+import { Link } from 'react-router'
 import { formatDay } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 
@@ -16,8 +20,10 @@ export function meta({ loaderData: data }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	const profile = await getProfile(await getDb(), user.id)
+	const { database, env } = await getPlatform()
+	const profile = await getProfile(database.db, user.id)
 	return {
+		contents: await memberContents(database.db, env, user.id),
 		title: pageTitle(getT()('dashboard.home.metaTitle')),
 		name: profile?.name ?? user.name,
 		memberSince: profile?.createdAt ?? null,
@@ -37,12 +43,35 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 				<h2 id="mes-contenus" className="text-lg font-semibold tracking-tight">
 					{t('dashboard.home.contentTitle')}
 				</h2>
-				<EmptyState
-					className="mt-4"
-					icon={<Disc3 aria-hidden="true" />}
-					title={t('dashboard.home.contentEmptyTitle')}
-					body={t('dashboard.home.contentEmptyBody')}
-				/>
+				{loaderData.contents.length === 0 ? (
+					<EmptyState
+						className="mt-4"
+						icon={<Disc3 aria-hidden="true" />}
+						title={t('dashboard.home.contentEmptyTitle')}
+						body={t('dashboard.home.contentEmptyBody')}
+						action={
+							<Link to="/redeem" className={buttonClasses('secondary', 'sm')}>
+								{t('dashboard.home.contentRedeem')}
+							</Link>
+						}
+					/>
+				) : (
+					<>
+						<ul className="mt-4 grid gap-4 lg:grid-cols-2">
+							{loaderData.contents.map((unlocked) => (
+								<li key={unlocked.campaignId} className="rounded-card border border-line bg-surface p-5">
+									<UnlockedView unlocked={unlocked} headingLevel="h3" />
+								</li>
+							))}
+						</ul>
+						<p className="mt-4 text-sm text-muted">
+							{t('dashboard.home.contentMore')}{' '}
+							<Link to="/redeem" className="font-semibold text-accent-fg underline underline-offset-4">
+								{t('dashboard.home.contentRedeem')}
+							</Link>
+						</p>
+					</>
+				)}
 			</section>
 		</>
 	)

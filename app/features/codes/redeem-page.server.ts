@@ -1,0 +1,83 @@
+import { data } from 'react-router'
+import { z } from 'zod'
+import { getSessionUser } from '#app/features/accounts/session.server.ts'
+import { redirectWithFlash } from '#app/platform/flash.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+import { getDb, getPlatform } from '#app/platform/platform.server.ts'
+import { formatWait } from '#app/platform/rate-limit.server.ts'
+import { formatDate } from '#app/features/site/format.ts'
+import { normalizeCode, TYPED_MAX_LENGTH } from './code-format.ts'
+import { unlockedBy } from './contents.server.ts'
+import { findCode } from './redeem.server.ts'
+import { redeemFromRequest } from './redeem-request.server.ts'
+import { CODE_RETENTION } from './rules.ts'
+
+/** The /redeem form, checked on the server (the browser only has `required` and `maxlength`). */
+export const RedeemSchema = z.object({
+	code: z
+		.string({ error: 'empty' })
+		.trim()
+		.min(1, 'empty')
+		.max(TYPED_MAX_LENGTH * 4, 'invalid'),
+})
+
+const STATUS: Record<string, number> = {
+	invalid: 400,
+	unknown: 404,
+	not_yet: 403,
+	paused: 403,
+	expired: 410,
+	used_up: 410,
+	revoked: 410,
+	limited: 429,
+}
+
+/**
+ * The /redeem action: parse, redeem (limits, timing and record in redeemFromRequest), then send a
+ * member to the dashboard, hand a visitor their reservation, or say why not — the typed code kept.
+ */
+export async function redeemAction(request: Request) {
+	const t = getT()
+	const form = await request.formData()
+	const typed = String(form.get('code') ?? '').slice(0, TYPED_MAX_LENGTH * 4)
+	const parsed = RedeemSchema.safeParse({ code: form.get('code') ?? undefined })
+	if (!parsed.success) return data({ typed, error: t('codes.redeem.outcomes.empty'), reserved: null }, { status: 400 })
+	const user = await getSessionUser(request)
+	let answer
+	try {
+		answer = await redeemFromRequest(request, parsed.data.code, user)
+	} catch (error) {
+		;(await getPlatform()).logger.error({ err: error }, 'code redemption failed')
+		return data({ typed, error: t('codes.redeem.outcomes.unavailable'), reserved: null }, { status: 503 })
+	}
+	switch (answer.outcome) {
+		case 'granted':
+		case 'already':
+			return redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: `codes.flash.${answer.outcome}` })
+		case 'reserved': {
+			const unlocked = await unlockedBy(await getDb(), answer.campaignId)
+			const claim = `/auth/claim?${new URLSearchParams({ mode: 'reward', token: answer.token })}`
+			return data(
+				{
+					typed,
+					error: null,
+					reserved: { unlocked, hours: CODE_RETENTION.reservationHours, claim },
+				},
+				{ headers: { 'Cache-Control': 'no-store' } },
+			)
+		}
+		case 'limited':
+			return data(
+				{ typed, error: t('codes.redeem.outcomes.limited', { wait: formatWait(answer.retryAfterSeconds) }), reserved: null },
+				{ status: 429, headers: { 'Retry-After': String(answer.retryAfterSeconds) } },
+			)
+		case 'not_yet': {
+			const found = await findCode(await getDb(), normalizeCode(typed) ?? '')
+			const startsAt = found?.campaign.startsAt
+			const message = startsAt ? t('codes.redeem.outcomes.not_yet', { date: formatDate(startsAt) }) : t('codes.redeem.outcomes.not_yetNoDate')
+			return data({ typed, error: message, reserved: null }, { status: 403 })
+		}
+		default:
+			return data({ typed, error: t(`codes.redeem.outcomes.${answer.outcome}`), reserved: null }, { status: STATUS[answer.outcome] ?? 400 })
+	}
+}
