@@ -1,5 +1,6 @@
 import { purgeExpired } from '#app/features/accounts/housekeeping.server.ts'
 import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
+import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
 
@@ -24,6 +25,8 @@ export async function startBackground(): Promise<void> {
 
 	// Image renditions, file deletions and the daily media housekeeping.
 	await startMediaWorkers(platform)
+	// Code batches (generated or imported) and the daily codes housekeeping.
+	await startCodeWorkers(platform)
 
 	await announceSetupLink(platform)
 }

@@ -55,6 +55,11 @@ export default [
 			// `new`: a song not stored yet (ids are random, never « new »)
 			route('setlist/songs/:songId', 'routes/admin/setlist/song-editor.tsx'),
 			route('setlist/:setlistId', 'routes/admin/setlist/builder.tsx'),
+			// Codes: campaigns (`new`: not stored yet), one code's page, imports
+			route('codes', 'routes/admin/codes.tsx'),
+			route('codes/code/:code', 'routes/admin/code-detail.tsx'),
+			route('codes/:campaignId', 'routes/admin/code-campaign.tsx'),
+			route('codes/:campaignId/import', 'routes/admin/code-import.tsx'),
 		]),
 	]),
 
@@ -73,6 +78,11 @@ export default [
 	route('dashboard/admin/setlist/event/:eventId', 'routes/admin/setlist/event-setlist.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
+	// Codes: a campaign's files, a batch's live progress, its CSV and its print sheet (no dashboard frame)
+	route('dashboard/admin/codes/:campaignId/files', 'routes/admin/code-files.ts'),
+	route('dashboard/admin/codes/batches/:batchId/progress', 'routes/admin/code-progress.ts'),
+	route('dashboard/admin/codes/batches/:batchId/export.csv', 'routes/admin/code-export.ts'),
+	route('dashboard/admin/codes/batches/:batchId/print', 'routes/admin/code-print.tsx'),
 
 	route('*', 'routes/public/catch-all.tsx'),
 ] satisfies RouteConfig

@@ -48,7 +48,13 @@ async function withFile() {
 	const bytes = new TextEncoder().encode('ID3 un vrai morceau, promis. '.repeat(100))
 	const key = `codes/${made.campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/morceau.mp3`
 	await env.platform.storage.put(key, bytes, { contentType: 'audio/mpeg' })
-	const fileId = await addCampaignFile(db(), { campaignId: made.campaignId, storageKey: key, name: 'Nuits blanches.mp3', size: bytes.length, contentType: 'audio/mpeg' })
+	const fileId = await addCampaignFile(db(), {
+		campaignId: made.campaignId,
+		storageKey: key,
+		name: 'Nuits blanches.mp3',
+		size: bytes.length,
+		contentType: 'audio/mpeg',
+	})
 	return { ...made, fileId, bytes }
 }
 
@@ -94,7 +100,9 @@ describe(`/redeem on ${kind}`, () => {
 			const request = get(path, { cookie })
 			for (const [k, v] of Object.entries(headers)) request.headers.set(k, v)
 			const url = new URL(path, SITE_URL)
-			return (await download.loader({ ...routeArgs(request, '/dashboard/contenus/:fileId', { fileId: url.pathname.split('/').pop()! }) })) as Response
+			return (await download.loader({
+				...routeArgs(request, '/dashboard/contenus/:fileId', { fileId: url.pathname.split('/').pop()! }),
+			})) as Response
 		}
 		const whole = await fetchFile(href, m.cookie)
 		expect(whole.status).toBe(200)
@@ -111,7 +119,8 @@ describe(`/redeem on ${kind}`, () => {
 		expect((await fetchFile(href, other.cookie)).status).toBe(403)
 		expect((await fetchFile(href.replace(/sig=./, 'sig=A'), m.cookie)).status).toBe(403)
 		const expired = new Date(Date.now() - 3600_000)
-		const old = (await (await import('#app/features/codes/contents.server.ts')).memberContents(db(), env.platform.env, m.id, expired))[0]!.files[0]!.href!
+		const old = (await (await import('#app/features/codes/contents.server.ts')).memberContents(db(), env.platform.env, m.id, expired))[0]!
+			.files[0]!.href!
 		const gone = await fetchFile(old, m.cookie)
 		expect(gone.status).toBe(410)
 		expect(await gone.text()).toContain('expiré')
@@ -166,9 +175,13 @@ describe(`/redeem on ${kind}`, () => {
 
 	it('answers 429 with Retry-After and the wait in French once an address is locked out', async () => {
 		const address = '198.19.20.20'
-		let last = await outcome(await redeem.action(routeArgs(formPost('/redeem', { code: 'ZZZZ-ZZZZ-ZZZ2' }, { clientAddress: address }), '/redeem')))
+		let last = await outcome(
+			await redeem.action(routeArgs(formPost('/redeem', { code: 'ZZZZ-ZZZZ-ZZZ2' }, { clientAddress: address }), '/redeem')),
+		)
 		for (let i = 0; i < 12 && last.status !== 429; i++)
-			last = await outcome(await redeem.action(routeArgs(formPost('/redeem', { code: 'ZZZZ-ZZZZ-ZZZ2' }, { clientAddress: address }), '/redeem')))
+			last = await outcome(
+				await redeem.action(routeArgs(formPost('/redeem', { code: 'ZZZZ-ZZZZ-ZZZ2' }, { clientAddress: address }), '/redeem')),
+			)
 		expect(last.status).toBe(429)
 		expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(60)
 		expect((last.body as { error: string }).error).toMatch(/Réessayez dans \d+ minutes/)

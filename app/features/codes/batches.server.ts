@@ -2,7 +2,11 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { code, codeBatch, codeCampaign } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
+import type { Platform } from '#app/platform/platform.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
+import type { Storage } from '#app/platform/storage/storage.server.ts'
+import { importKey } from './import.server.ts'
+import { CODES_PURGE_QUEUE, purgeCodeData } from './purge.server.ts'
 import { formatCode } from './code-format.ts'
 import { randomCodes } from './generate.server.ts'
 import { newId } from './ids.server.ts'
@@ -58,14 +62,18 @@ export async function createBatch(
 }
 
 /**
- * Generates what is missing of a batch, a chunk per transaction (the codes and the progress move
+ * Stores what is missing of a batch, a chunk per transaction (the codes and the progress move
  * together), announcing progress after each. Safe to run again after a crash: it starts from
- * what the batch row says is stored.
+ * what the batch row says is done. A generated batch draws new codes until it holds `requested`
+ * (a rare collision is drawn again); an imported one walks its list (codes that appeared
+ * meanwhile are skipped), `created` being the lines done.
  */
-export async function generateBatch(db: Db, batchId: string, realtime?: Realtime): Promise<void> {
+export async function runBatch(deps: { db: Db; storage: Storage; realtime?: Realtime }, batchId: string): Promise<void> {
+	const { db, storage, realtime } = deps
 	const [batch] = await db
 		.select({
 			id: codeBatch.id,
+			kind: codeBatch.kind,
 			campaignId: codeBatch.campaignId,
 			requested: codeBatch.requested,
 			created: codeBatch.created,
@@ -77,11 +85,22 @@ export async function generateBatch(db: Db, batchId: string, realtime?: Realtime
 		.where(eq(codeBatch.id, batchId))
 	if (!batch || batch.status === 'done') return
 	await db.update(codeBatch).set({ status: 'running' }).where(eq(codeBatch.id, batchId))
+	let list: string[] = []
+	if (batch.kind === 'imported') {
+		const bytes = await storage.read(importKey(batchId))
+		if (!bytes) throw new Error('the list of imported codes is missing')
+		list = new TextDecoder().decode(bytes).split('\n').filter(Boolean)
+	}
+	const target = { campaignId: batch.campaignId, batchId, maxUses: batch.usesPerCode }
 	let created = batch.created
 	while (created < batch.requested) {
 		const size = Math.min(BATCH_CHUNK, batch.requested - created)
+		const from = created
 		created = await db.transaction(async (tx) => {
-			const stored = await insertCodes(tx, randomCodes(size), { campaignId: batch.campaignId, batchId, maxUses: batch.usesPerCode })
+			const stored =
+				batch.kind === 'imported'
+					? (await insertCodes(tx, list.slice(from, from + size), target), size)
+					: await insertCodes(tx, randomCodes(size), target)
 			const [row] = await tx
 				.update(codeBatch)
 				.set({ created: sql`${codeBatch.created} + ${stored}` })
@@ -92,7 +111,31 @@ export async function generateBatch(db: Db, batchId: string, realtime?: Realtime
 		await realtime?.publish(batchTopic(batchId), { created, requested: batch.requested }).catch(() => {})
 	}
 	await db.update(codeBatch).set({ status: 'done', finishedAt: new Date() }).where(eq(codeBatch.id, batchId))
+	if (batch.kind === 'imported') await storage.delete(importKey(batchId)).catch(() => {})
 	await realtime?.publish(batchTopic(batchId), { created, requested: batch.requested, done: true }).catch(() => {})
+}
+
+/** Declares the batch queue and works it; called once at start (app/background.server.ts). */
+export async function startCodeWorkers(platform: Platform): Promise<void> {
+	const { jobs, database, storage, realtime, logger } = platform
+	await jobs.queue(BATCH_QUEUE, BATCH_QUEUE_OPTIONS)
+	await jobs.work<{ batchId: string }>(BATCH_QUEUE, async (batch) => {
+		for (const job of batch) {
+			try {
+				await runBatch({ db: database.db, storage, realtime }, job.data.batchId)
+			} catch (error) {
+				logger.error({ err: error, batchId: job.data.batchId }, 'code batch interrupted; it will resume')
+				if (job.retryCount >= BATCH_QUEUE_OPTIONS.retryLimit)
+					await markBatchFailed(database.db, job.data.batchId, String((error as Error).message))
+				throw error
+			}
+		}
+	})
+	await jobs.queue(CODES_PURGE_QUEUE, { retryLimit: 2, retryDelay: 300 })
+	await jobs.work(CODES_PURGE_QUEUE, async () => {
+		logger.info({ codes: await purgeCodeData(database.db) }, 'codes housekeeping done')
+	})
+	await jobs.schedule(CODES_PURGE_QUEUE, '53 4 * * *')
 }
 
 export async function markBatchFailed(db: Db, batchId: string, error: string): Promise<void> {

@@ -74,7 +74,9 @@ export async function redeemAction(request: Request) {
 		case 'not_yet': {
 			const found = await findCode(await getDb(), normalizeCode(typed) ?? '')
 			const startsAt = found?.campaign.startsAt
-			const message = startsAt ? t('codes.redeem.outcomes.not_yet', { date: formatDate(startsAt) }) : t('codes.redeem.outcomes.not_yetNoDate')
+			const message = startsAt
+				? t('codes.redeem.outcomes.not_yet', { date: formatDate(startsAt) })
+				: t('codes.redeem.outcomes.not_yetNoDate')
 			return data({ typed, error: message, reserved: null }, { status: 403 })
 		}
 		default:

@@ -22,6 +22,7 @@ export default function AdminLayout() {
 					{ to: '/dashboard/admin', label: t('admin.nav.overview'), end: true },
 					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
 					{ to: '/dashboard/admin/setlist', label: t('setlist.nav.admin') },
+					{ to: '/dashboard/admin/codes', label: t('admin.nav.codes') },
 				]}
 			/>
 			<Outlet />

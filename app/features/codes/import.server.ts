@@ -1,0 +1,103 @@
+import { parse } from 'csv-parse/sync'
+import { sql } from 'drizzle-orm'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { codeBatch } from '#app/platform/db/schema.ts'
+import type { Jobs } from '#app/platform/jobs.server.ts'
+import type { Storage } from '#app/platform/storage/storage.server.ts'
+import { IMPORTED_MAX_LENGTH, IMPORTED_MIN_LENGTH, normalizeCode } from './code-format.ts'
+import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS } from './batches.server.ts'
+import { newId } from './ids.server.ts'
+import { IMPORT_MAX_LINES } from './rules.ts'
+
+/*
+ * Codes printed elsewhere (a pressing plant's list), imported from CSV: the first column of each
+ * line (or the column named « code »). A preview says which lines are kept and why the others are
+ * refused; only the confirmation stores them, through the same background job as a generation.
+ */
+
+export type RejectReason = 'format' | 'duplicate' | 'exists'
+export interface ImportPreview {
+	accepted: string[]
+	rejected: { line: number; value: string; reason: RejectReason }[]
+	tooMany: boolean
+	unreadable: boolean
+}
+
+export const importKey = (batchId: string) => `codes/imports/${batchId.toLowerCase().replace(/[^a-z0-9]/g, '')}-${batchId.length}.txt`
+
+export async function previewImport(db: Db, text: string): Promise<ImportPreview> {
+	let rows: string[][]
+	try {
+		rows = parse(text.replace(/^\ufeff/, ''), {
+			relax_column_count: true,
+			skip_empty_lines: true,
+			trim: true,
+			delimiter: [',', ';', '\t'],
+		}) as string[][]
+	} catch {
+		return { accepted: [], rejected: [], tooMany: false, unreadable: true }
+	}
+	if (rows.length > IMPORT_MAX_LINES + 1) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
+	let column = 0
+	let start = 0
+	const header = rows[0]?.map((cell) => cell.toLowerCase())
+	if (header && header.includes('code')) {
+		column = header.indexOf('code')
+		start = 1
+	}
+	const seen = new Set<string>()
+	const accepted: string[] = []
+	const rejected: ImportPreview['rejected'] = []
+	for (let i = start; i < rows.length; i++) {
+		const raw = (rows[i]![column] ?? '').slice(0, 80)
+		const normalised = normalizeCode(raw)
+		if (!normalised) rejected.push({ line: i + 1, value: raw, reason: 'format' })
+		else if (seen.has(normalised)) rejected.push({ line: i + 1, value: raw, reason: 'duplicate' })
+		else {
+			seen.add(normalised)
+			accepted.push(normalised)
+		}
+	}
+	if (accepted.length > IMPORT_MAX_LINES) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
+	// Codes the site already has, in any campaign.
+	const existing = new Set<string>()
+	for (let i = 0; i < accepted.length; i += 10_000) {
+		const slice = accepted.slice(i, i + 10_000)
+		const result = await db.execute(sql`select code from code where code = any(string_to_array(${slice.join(',')}, ','))`)
+		for (const row of (result as unknown as { rows: { code: string }[] }).rows) existing.add(row.code)
+	}
+	if (existing.size > 0) {
+		const lineOf = new Map<string, number>()
+		for (let i = start; i < rows.length; i++) {
+			const n = normalizeCode((rows[i]![column] ?? '').slice(0, 80))
+			if (n && !lineOf.has(n)) lineOf.set(n, i + 1)
+		}
+		for (const value of existing) rejected.push({ line: lineOf.get(value) ?? 0, value, reason: 'exists' })
+		rejected.sort((a, b) => a.line - b.line)
+	}
+	return { accepted: accepted.filter((value) => !existing.has(value)), rejected, tooMany: false, unreadable: false }
+}
+
+/** Stores the accepted codes for the job, records the batch and queues it. */
+export async function startImport(
+	db: Db,
+	jobs: Jobs,
+	storage: Storage,
+	input: { campaignId: string; codes: string[]; label: string; userId: string | null },
+): Promise<string> {
+	const id = newId()
+	await storage.put(importKey(id), new TextEncoder().encode(input.codes.join('\n')), { contentType: 'text/plain' })
+	await db.insert(codeBatch).values({
+		id,
+		campaignId: input.campaignId,
+		kind: 'imported',
+		label: input.label,
+		requested: input.codes.length,
+		createdBy: input.userId,
+	})
+	await jobs.queue(BATCH_QUEUE, BATCH_QUEUE_OPTIONS)
+	await jobs.send(BATCH_QUEUE, { batchId: id }, { singletonKey: id })
+	return id
+}
+
+export const IMPORT_LIMITS = { min: IMPORTED_MIN_LENGTH, max: IMPORTED_MAX_LENGTH, lines: IMPORT_MAX_LINES }
