@@ -21,6 +21,20 @@ export const RedeemSchema = z.object({
 		.max(TYPED_MAX_LENGTH * 4, 'invalid'),
 })
 
+/** Each refusal's sentence, written out so that every key stays visible to the translation check. */
+function outcomeMessage(outcome: 'invalid' | 'unknown' | 'expired' | 'used_up' | 'revoked' | 'paused'): string {
+	const t = getT()
+	const messages = {
+		invalid: t('codes.redeem.outcomes.invalid'),
+		unknown: t('codes.redeem.outcomes.unknown'),
+		expired: t('codes.redeem.outcomes.expired'),
+		used_up: t('codes.redeem.outcomes.used_up'),
+		revoked: t('codes.redeem.outcomes.revoked'),
+		paused: t('codes.redeem.outcomes.paused'),
+	}
+	return messages[outcome]
+}
+
 const STATUS: Record<string, number> = {
 	invalid: 400,
 	unknown: 404,
@@ -53,7 +67,9 @@ export async function redeemAction(request: Request) {
 	switch (answer.outcome) {
 		case 'granted':
 		case 'already':
-			return redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: `codes.flash.${answer.outcome}` })
+			return answer.outcome === 'granted'
+				? redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.granted' })
+				: redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.already' })
 		case 'reserved': {
 			const unlocked = await unlockedBy(await getDb(), answer.campaignId)
 			const claim = `/auth/claim?${new URLSearchParams({ mode: 'reward', token: answer.token })}`
@@ -80,6 +96,6 @@ export async function redeemAction(request: Request) {
 			return data({ typed, error: message, reserved: null }, { status: 403 })
 		}
 		default:
-			return data({ typed, error: t(`codes.redeem.outcomes.${answer.outcome}`), reserved: null }, { status: STATUS[answer.outcome] ?? 400 })
+			return data({ typed, error: outcomeMessage(answer.outcome), reserved: null }, { status: STATUS[answer.outcome] ?? 400 })
 	}
 }

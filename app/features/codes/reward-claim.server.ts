@@ -33,5 +33,7 @@ export async function rewardClaimAction(request: Request, token: string | null):
 	}
 	const result = await claimReservation(await getDb(), token, user.id)
 	if (result.outcome === 'invalid') return null
-	return redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: `codes.flash.${result.outcome}` })
+	return result.outcome === 'granted'
+		? redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.granted' })
+		: redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.already' })
 }

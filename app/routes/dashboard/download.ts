@@ -20,7 +20,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const check = await checkDownload(database.db, env, params.fileId, user.id, new URL(request.url).searchParams)
 	if (!check.ok) {
 		const status = check.reason === 'expired' ? 410 : check.reason === 'forbidden' ? 403 : 404
-		return plain(status, getT()(`codes.download.${check.reason}`))
+		const t = getT()
+		const messages = {
+			invalid: t('codes.download.invalid'),
+			expired: t('codes.download.expired'),
+			forbidden: t('codes.download.forbidden'),
+		}
+		return plain(status, messages[check.reason])
 	}
 	const range = request.headers.get('range')
 	const firstBytes = !range || /^bytes=0-/.test(range.trim())
