@@ -4,7 +4,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { codeBatch } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
-import { IMPORTED_MAX_LENGTH, IMPORTED_MIN_LENGTH, normalizeCode } from './code-format.ts'
+import { normalizeCode } from './code-format.ts'
 import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS } from './batches.server.ts'
 import { newId } from './ids.server.ts'
 import { IMPORT_MAX_LINES } from './rules.ts'
@@ -99,5 +99,3 @@ export async function startImport(
 	await jobs.send(BATCH_QUEUE, { batchId: id }, { singletonKey: id })
 	return id
 }
-
-export const IMPORT_LIMITS = { min: IMPORTED_MIN_LENGTH, max: IMPORTED_MAX_LENGTH, lines: IMPORT_MAX_LINES }

@@ -3,10 +3,8 @@ import QRCode from 'qrcode'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { code, codeBatch, codeCampaign } from '#app/platform/db/schema.ts'
 import { formatCode } from './code-format.ts'
+import { CARDS_PER_PAGE } from './rules.ts'
 
-/** Cards per printed sheet (A4, 2 × 5 cards of 85 × 54 mm) and per print page of the site. */
-export const CARDS_PER_SHEET = 10
-export const CARDS_PER_PAGE = 500
 
 export interface PrintCard {
 	code: string

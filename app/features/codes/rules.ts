@@ -25,3 +25,6 @@ export const DOWNLOAD_LINK_SECONDS = 10 * 60
 export const REDEEM_FLOOR_MS = 250
 /** The most bytes one unlocked file may have. */
 export const FILE_MAX_BYTES = 200 * 1024 * 1024
+/** Cards per printed A4 sheet (2 × 5 cards of 85 × 54 mm) and per print page of the site. */
+export const CARDS_PER_SHEET = 10
+export const CARDS_PER_PAGE = 500

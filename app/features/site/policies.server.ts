@@ -3,6 +3,7 @@ import path from 'node:path'
 import { RETENTION } from '#app/features/accounts/housekeeping.server.ts'
 import { RESET_PASSWORD_TTL_SECONDS, SESSION_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS } from '#app/platform/auth.server.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
+import { CODE_RETENTION } from '#app/features/codes/rules.ts'
 import { getBand } from './band.server.ts'
 import { renderMarkdown } from './markdown.server.ts'
 
@@ -25,7 +26,10 @@ function values(siteUrl: string): Record<string, string> {
 		resetHours: String(RESET_PASSWORD_TTL_SECONDS / 3600),
 		mailBodyDays: String(RETENTION.mailBodyDays),
 		mailRecordMonths: String(Math.round(RETENTION.mailRecordDays / 30.4)),
-		limitMinutes: String(longestLimitMinutes),
+		limitWindow: longestLimitMinutes >= 120 ? `${Math.round(longestLimitMinutes / 60)} heures` : `${longestLimitMinutes} minutes`,
+		codeReservationHours: String(CODE_RETENTION.reservationHours),
+		codeAttemptDays: String(CODE_RETENTION.attemptDays),
+		codeDownloadDays: String(CODE_RETENTION.downloadDays),
 	}
 }
 

@@ -7,7 +7,9 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { getCampaign } from '#app/features/codes/campaigns.server.ts'
-import { IMPORT_LIMITS, previewImport, startImport } from '#app/features/codes/import.server.ts'
+import { IMPORTED_MAX_LENGTH, IMPORTED_MIN_LENGTH } from '#app/features/codes/code-format.ts'
+import { previewImport, startImport } from '#app/features/codes/import.server.ts'
+import { IMPORT_MAX_LINES } from '#app/features/codes/rules.ts'
 import { readBodyWithin } from '#app/features/media/upload.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -55,7 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const text = new TextDecoder('utf-8', { fatal: false }).decode(await file.arrayBuffer())
 	const preview = await previewImport(database.db, text)
 	if (preview.unreadable) return refuse(t('admin.codes.import.unreadable'))
-	if (preview.tooMany) return refuse(t('admin.codes.import.tooMany', { max: IMPORT_LIMITS.lines.toLocaleString('fr-FR') }))
+	if (preview.tooMany) return refuse(t('admin.codes.import.tooMany', { max: IMPORT_MAX_LINES.toLocaleString('fr-FR') }))
 	if (form.get('intent') === 'confirm' && preview.accepted.length > 0) {
 		const label =
 			String(form.get('label') ?? '')
@@ -81,7 +83,7 @@ export default function CodeImport({ loaderData, actionData }: Route.ComponentPr
 	const busy = navigation.state !== 'idle'
 	const preview = actionData?.preview
 	const reasons: Record<string, string> = {
-		format: t('admin.codes.import.reasons.format', { min: IMPORT_LIMITS.min, max: IMPORT_LIMITS.max }),
+		format: t('admin.codes.import.reasons.format', { min: IMPORTED_MIN_LENGTH, max: IMPORTED_MAX_LENGTH }),
 		duplicate: t('admin.codes.import.reasons.duplicate'),
 		exists: t('admin.codes.import.reasons.exists'),
 	}
@@ -97,7 +99,7 @@ export default function CodeImport({ loaderData, actionData }: Route.ComponentPr
 			<PageHeader
 				className="mt-3"
 				title={t('admin.codes.import.title')}
-				description={t('admin.codes.import.intro', { max: IMPORT_LIMITS.lines.toLocaleString('fr-FR') })}
+				description={t('admin.codes.import.intro', { max: IMPORT_MAX_LINES.toLocaleString('fr-FR') })}
 			/>
 			<Form
 				method="post"
