@@ -1,5 +1,6 @@
 import { Trash2, Upload } from 'lucide-react'
-import { Form, useNavigation } from 'react-router'
+import { useState } from 'react'
+import { Form } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { formatSize } from './unlocked-view.tsx'
@@ -10,9 +11,9 @@ const BASE = '/dashboard/admin/codes'
 /** The files a campaign unlocks: upload one (kept privately), remove one. */
 export function FilesPanel(props: { campaignId: string; files: { id: string; name: string; size: number }[] }) {
 	const { t } = useTranslation()
-	const navigation = useNavigation()
 	const action = `${BASE}/${props.campaignId}/files`
-	const uploading = navigation.state !== 'idle' && navigation.formAction === action && navigation.formEncType === 'multipart/form-data'
+	// A plain browser submission (the file can be large): the button says it is sending meanwhile.
+	const [uploading, setUploading] = useState(false)
 	return (
 		<section aria-labelledby="fichiers" className="rounded-card border border-line bg-surface p-5 sm:p-6">
 			<h2 id="fichiers" className="text-lg font-semibold">
@@ -27,7 +28,7 @@ export function FilesPanel(props: { campaignId: string; files: { id: string; nam
 							<span className="min-w-0 break-words">
 								{file.name} <span className="text-sm text-muted">{formatSize(file.size)}</span>
 							</span>
-							<Form method="post" action={action}>
+							<Form method="post" action={action} reloadDocument>
 								<input type="hidden" name="intent" value="delete" />
 								<input type="hidden" name="fileId" value={file.id} />
 								<Button type="submit" variant="ghost" size="sm" aria-label={t('admin.codes.files.remove', { name: file.name })}>
@@ -38,7 +39,14 @@ export function FilesPanel(props: { campaignId: string; files: { id: string; nam
 					))}
 				</ul>
 			)}
-			<Form method="post" action={action} encType="multipart/form-data" className="mt-4 flex flex-col gap-2">
+			<Form
+				method="post"
+				action={action}
+				encType="multipart/form-data"
+				reloadDocument
+				onSubmit={() => setUploading(true)}
+				className="mt-4 flex flex-col gap-2"
+			>
 				<label htmlFor="fichier-campagne" className="text-sm font-semibold">
 					{t('admin.codes.files.add')}
 				</label>

@@ -5,7 +5,6 @@ import { code, codeBatch, codeCampaign } from '#app/platform/db/schema.ts'
 import { formatCode } from './code-format.ts'
 import { CARDS_PER_PAGE } from './rules.ts'
 
-
 export interface PrintCard {
 	code: string
 	url: string

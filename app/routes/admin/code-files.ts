@@ -13,16 +13,16 @@ import { getPlatform } from '#app/platform/platform.server.ts'
  * privately in the storage under a key the server makes), or removes one (`intent=delete`).
  */
 export async function action({ request, params }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	void admin
+	await requireAdmin(request)
 	const { database, storage, logger } = await getPlatform()
 	const db = database.db
 	const campaign = await getCampaign(db, params.campaignId)
 	if (!campaign) throw data(null, { status: 404 })
 	const back = `/dashboard/admin/codes/${params.campaignId}`
-	const type = (request.headers.get('content-type') ?? '').toLowerCase()
+	// The boundary is case-sensitive: only the check is made on a lower-cased copy.
+	const type = request.headers.get('content-type') ?? ''
 
-	if (!type.startsWith('multipart/form-data')) {
+	if (!type.toLowerCase().startsWith('multipart/form-data')) {
 		const form = await request.formData()
 		if (form.get('intent') !== 'delete') throw data(null, { status: 400 })
 		const key = await removeCampaignFile(db, params.campaignId, String(form.get('fileId') ?? ''))
