@@ -10,6 +10,8 @@ import { redeemForMember } from '#app/features/codes/redeem.server.ts'
 import { dailyRedemptions } from '#app/features/codes/stats.server.ts'
 import * as campaignRoute from '#app/routes/admin/code-campaign.tsx'
 import * as codesRoute from '#app/routes/admin/codes.tsx'
+import * as filesRoute from '#app/routes/admin/code-files.ts'
+import { codeCampaignFile } from '#app/platform/db/schema.ts'
 import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -211,6 +213,20 @@ describe(`codes administration on ${kind}`, () => {
 			),
 		)
 		expect(badDates.status).toBe(400)
+
+		// A file the campaign unlocks, uploaded as the browser sends it (multipart, with its boundary).
+		const body = new FormData()
+		body.set('file', new File([new Uint8Array(2048).fill(7)], 'Livret « Nuits ».pdf', { type: 'application/pdf' }))
+		const upload = new Request(`http://localhost:3000/dashboard/admin/codes/${campaignId}/files`, {
+			method: 'POST',
+			body,
+			headers: { cookie: adminCookie, origin: 'http://localhost:3000', 'x-client-address': '198.18.99.1' },
+		})
+		const uploaded = await outcome(await filesRoute.action(routeArgs(upload, '/dashboard/admin/codes/:campaignId/files', { campaignId })))
+		expect(uploaded.status).toBe(302)
+		const [stored] = await db().select().from(codeCampaignFile).where(eq(codeCampaignFile.campaignId, campaignId))
+		expect(stored).toMatchObject({ name: 'Livret « Nuits ».pdf', size: 2048 })
+		expect((await env.platform.storage.stat(stored!.storageKey))?.size).toBe(2048)
 		expect(JSON.stringify(badDates.body)).toContain('La fin doit venir après le début.')
 		expect(JSON.stringify(badDates.body)).toContain('Ligne 1')
 	})

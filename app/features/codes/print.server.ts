@@ -30,7 +30,7 @@ export async function printPage(db: Db, batchId: string, page: number, siteUrl: 
 		.select({ code: code.code })
 		.from(code)
 		.where(and(eq(code.batchId, batchId), isNull(code.revokedAt)))
-		.orderBy(asc(code.createdAt), asc(code.code))
+		.orderBy(asc(code.code))
 		.limit(CARDS_PER_PAGE)
 		.offset((page - 1) * CARDS_PER_PAGE)
 	const base = siteUrl.replace(/\/+$/, '')

@@ -14,7 +14,7 @@ export const CODE_RETENTION = {
 /** The most codes one generated batch may hold. */
 export const BATCH_MAX = 100_000
 /** Codes inserted per statement while a batch is generated (and per progress step). */
-export const BATCH_CHUNK = 5_000
+export const BATCH_CHUNK = 10_000
 /** The most lines one CSV import may hold. */
 export const IMPORT_MAX_LINES = 100_000
 /** The most uses one code may have. */
