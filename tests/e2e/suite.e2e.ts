@@ -12,6 +12,7 @@ import { setUp, tearDown } from './support/harness.ts'
 import { adminSpecs } from './specs/admin.ts'
 import { apiSpecs } from './specs/api.ts'
 import { authSpecs } from './specs/auth.ts'
+import { codeSpecs } from './specs/codes.ts'
 import { errorSpecs } from './specs/errors.ts'
 import { eventSpecs } from './specs/events.ts'
 import { federatedSpecs } from './specs/federated.ts'
@@ -37,6 +38,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	redirectSpecs()
 	adminSpecs()
 	setlistSpecs()
+	codeSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()

@@ -66,7 +66,9 @@ export function Toast(props: { message: ToastMessage | null | undefined; classNa
 				{announced?.type === 'error' ? `${announced.title} ${announced.description ?? ''}` : null}
 			</div>
 			{shown ? (
-				<div
+				// A landmark of its own, so that the message is not content outside every landmark.
+				<section
+					aria-label={t('common.notification')}
 					className={clsx(
 						'fixed inset-x-3 bottom-3 z-[60] sm:inset-x-auto sm:right-6 sm:bottom-6 sm:w-96',
 						'animate-toast-in',
@@ -104,7 +106,7 @@ export function Toast(props: { message: ToastMessage | null | undefined; classNa
 							</svg>
 						</button>
 					</div>
-				</div>
+				</section>
 			) : null}
 		</>
 	)
