@@ -5,7 +5,8 @@ import { RULES } from '#app/platform/rate-limit.server.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
 import { claimReservation, redeemForMember, releaseExpiredReservations, reserveForVisitor } from '#app/features/codes/redeem.server.ts'
 import { redeemFromRequest } from '#app/features/codes/redeem-request.server.ts'
-import { REDEEM_FLOOR_MS } from '#app/features/codes/rules.ts'
+import { CODE_RETENTION, REDEEM_FLOOR_MS } from '#app/features/codes/rules.ts'
+import { purgeCodeData } from '#app/features/codes/purge.server.ts'
 import { databaseKind } from '../support/database.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes, members } from '../support/codes.ts'
@@ -113,6 +114,20 @@ describe(`code redemption on ${kind}`, () => {
 		expect(await usesOf(codes[0]!)).toBe(1)
 		if (reserved.outcome === 'reserved') expect((await claimReservation(db(), reserved.token, late!)).outcome).toBe('invalid')
 		expect(await releaseExpiredReservations(db())).toBe(0)
+	})
+
+	it('purges old attempts and gives back the uses of forgotten reservations, from the policy’s constants', async () => {
+		const { codes } = await campaignWithCodes(db(), 1)
+		await reserveForVisitor(db(), codes[0]!)
+		expect(await usesOf(codes[0]!)).toBe(1)
+		const later = new Date(Date.now() + (CODE_RETENTION.reservationHours + 1) * 3600_000)
+		const report = await purgeCodeData(db(), later)
+		expect(report.reservations).toBeGreaterThanOrEqual(1)
+		expect(await usesOf(codes[0]!)).toBe(0)
+		const muchLater = new Date(Date.now() + (CODE_RETENTION.attemptDays + 1) * 86_400_000)
+		await db().insert(codeAttempt).values({ id: 'ancienne-tentat', outcome: 'unknown' })
+		expect((await purgeCodeData(db(), muchLater)).attempts).toBeGreaterThanOrEqual(1)
+		expect(await db().select().from(codeAttempt)).toHaveLength(0)
 	})
 })
 
