@@ -76,6 +76,9 @@ describe(`/redeem on ${kind}`, () => {
 			expect((result.body as { error: string }).error).toMatch(/code/)
 		}
 		expect((await post('')).status).toBe(400)
+		const huge = await post('A'.repeat(5000))
+		expect(huge.status).toBe(400)
+		expect((huge.body as { error: string }).error).toContain('pas un code valide')
 		const soon = await campaignWithCodes(db(), 1, { startsAt: new Date('2099-03-14T19:30:00Z') })
 		const notYet = await post(soon.codes[0]!)
 		expect(notYet.status).toBe(403)

@@ -55,7 +55,10 @@ export async function redeemAction(request: Request) {
 	const form = await request.formData()
 	const typed = String(form.get('code') ?? '').slice(0, TYPED_MAX_LENGTH * 4)
 	const parsed = RedeemSchema.safeParse({ code: form.get('code') ?? undefined })
-	if (!parsed.success) return data({ typed, error: t('codes.redeem.outcomes.empty'), reserved: null }, { status: 400 })
+	if (!parsed.success) {
+		const error = typed.trim() ? t('codes.redeem.outcomes.invalid') : t('codes.redeem.outcomes.empty')
+		return data({ typed, error, reserved: null }, { status: 400 })
+	}
 	const user = await getSessionUser(request)
 	let answer
 	try {

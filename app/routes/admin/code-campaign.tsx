@@ -1,6 +1,6 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from 'lucide-react'
-import { data, Link, redirect } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/code-campaign'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
@@ -98,7 +98,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		await revokeBatch(db, batchId)
 		return redirectWithFlash(`${here}#lots`, { type: 'success', key: 'admin.codes.flash.batchRevoked' })
 	}
-	throw redirect(here)
+	throw data(null, { status: 400 })
 }
 
 export default function CodeCampaign({ loaderData, actionData }: Route.ComponentProps) {
