@@ -184,7 +184,10 @@ try {
 	const weightPass = weight.ours <= BUDGET_BYTES && weight.privateSources.length === 0 && weight.adminSources.length === 0
 	const md = `# Codes benchmark
 
-Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s), Node ${process.version}. \`node_modules/.bin/node bench/codes.ts\`.
+Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s), Node ${process.version}, load average ${os
+		.loadavg()
+		.map((n) => n.toFixed(1))
+		.join(' / ')} (1 / 5 / 15 min) at the end: other work on the machine slows every figure here. \`node_modules/.bin/node bench/codes.ts\`.
 
 ## Generating and storing ${COUNT.toLocaleString('fr-FR')} codes (target < ${TARGET_MS / 1000} s)
 
