@@ -51,6 +51,10 @@ const schema = z.object({
 	OIDC_CLIENT_ID: z.string().optional(),
 	OIDC_CLIENT_SECRET: z.string().optional(),
 	OIDC_NAME: z.string().trim().max(40).default('OpenID Connect'),
+	/** Where the automatic backups go (embedded database: always, default DATA_DIR/backups; PostgreSQL: only when set). */
+	BACKUP_DIR: z.string().trim().optional(),
+	/** The bearer token that opens /metrics (Prometheus); unset: /metrics answers 404. */
+	METRICS_TOKEN: z.string().trim().min(24, 'METRICS_TOKEN doit faire au moins 24 caractères').optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** S3-compatible storage instead of DATA_DIR/files: chosen when S3_BUCKET is set (platform/storage). */
 	S3_ENDPOINT: optionalUrl,

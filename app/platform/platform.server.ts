@@ -8,6 +8,8 @@ import { getLogger } from './logger.server.ts'
 import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
 import { startRealtime, type Realtime } from './realtime.server.ts'
+import { startControlSocket } from './ops/control.server.ts'
+import { startScheduledBackups } from './ops/scheduled-backups.server.ts'
 import { createStorage } from './storage/create-storage.server.ts'
 import type { Storage } from './storage/storage.server.ts'
 
@@ -30,7 +32,7 @@ export interface Platform {
  * One platform per process, opened on first use. It hangs on globalThis so that the dev
  * server's module reloads never open the embedded database twice.
  */
-const holder = globalThis as typeof globalThis & { __bandPlatform?: Promise<Platform> }
+const holder = globalThis as typeof globalThis & { __bandPlatform?: Promise<Platform>; __bandControl?: Promise<() => Promise<void>> }
 
 async function open(): Promise<Platform> {
 	const env = getEnv()
@@ -65,6 +67,15 @@ export function getPlatform(): Promise<Platform> {
 /** Starts the platform's own background workers (outbox mail); features add theirs in app/workers.server.ts. */
 export async function startPlatformWorkers(platform: Platform): Promise<void> {
 	await startMailWorker(platform.mailer, platform.jobs)
+	await startScheduledBackups(platform)
+	// The embedded database's own door for command-line tools (npm run backup while the server runs).
+	if (platform.database.kind === 'pglite' && !holder.__bandControl) {
+		holder.__bandControl = startControlSocket({ ...platform, dataDir: platform.env.DATA_DIR }).catch((error: unknown) => {
+			platform.logger.warn({ err: error }, 'control socket not started: npm run backup needs the server stopped')
+			return async () => {}
+		})
+		await holder.__bandControl
+	}
 }
 
 export async function closePlatform(): Promise<void> {
@@ -73,6 +84,9 @@ export async function closePlatform(): Promise<void> {
 	if (!pending) return
 	const platform = await pending.catch(() => undefined)
 	if (!platform) return
+	const control = holder.__bandControl
+	holder.__bandControl = undefined
+	await (await control)?.().catch(() => {})
 	await platform.realtime.close().catch((error) => platform.logger.error({ err: error }, 'realtime listener did not stop cleanly'))
 	await platform.jobs.stop().catch((error) => platform.logger.error({ err: error }, 'job queue did not stop cleanly'))
 	platform.mailer.close()

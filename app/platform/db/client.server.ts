@@ -41,19 +41,29 @@ const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'drizz
 /** A fixed key for pg_advisory_lock, so that two instances never migrate at once. */
 const MIGRATION_LOCK_KEY = 727_274_001
 
-export async function openPostgres(url: string): Promise<Database> {
+export interface OpenOptions {
+	/** Migrations to run at open: the project's (default), another folder, or none (`false`, for backups). */
+	migrations?: string | false
+}
+
+export async function openPostgres(url: string, options: OpenOptions = {}): Promise<Database> {
 	const pool = new pg.Pool({ connectionString: url, max: 10 })
 	// An idle connection closed by the server (a restart, a failover, an administrator) is dropped
 	// from the pool and replaced on next use; unheard, its error would crash the process.
 	pool.on('error', (error) =>
 		getLogger().warn({ code: (error as { code?: string }).code, reason: error.message }, 'PostgreSQL connection lost; it will be replaced'),
 	)
-	const client = await pool.connect()
+	const client = await pool.connect().catch(async (error: unknown) => {
+		await pool.end().catch(() => {})
+		throw error
+	})
 	try {
-		await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-		await migratePg(drizzlePg(client, { schema }), { migrationsFolder: migrationsFolder() })
+		if (options.migrations !== false) {
+			await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+			await migratePg(drizzlePg(client, { schema }), { migrationsFolder: options.migrations ?? migrationsFolder() })
+		}
 	} finally {
-		await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+		if (options.migrations !== false) await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
 		client.release()
 	}
 	const db = drizzlePg(pool, { schema }) as unknown as Db
@@ -130,32 +140,37 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 	}
 }
 
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
 	const dir = path.join(dataDir, 'pglite')
 	fs.mkdirSync(dir, { recursive: true })
 	const release = await lockDataDir(dir)
+	let client: PGlite | undefined
 	try {
-		const client = await PGlite.create(dir)
+		client = await PGlite.create(dir)
 		const db = drizzlePglite(client, { schema }) as unknown as Db
-		await migratePglite(db as never, { migrationsFolder: migrationsFolder() })
+		if (options.migrations !== false) await migratePglite(db as never, { migrationsFolder: options.migrations ?? migrationsFolder() })
 		return {
 			db,
 			kind: 'pglite',
 			pglite: client,
 			ping: async () => {
-				await client.query('select 1')
+				await client!.query('select 1')
 			},
 			close: async () => {
-				await client.close()
+				await client!.close()
 				await release()
 			},
 		}
 	} catch (error) {
+		await client?.close().catch(() => {})
 		await release()
 		throw error
 	}
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }) {
-	return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir)
+export function openDatabase(options: { databaseUrl?: string; dataDir: string } & OpenOptions) {
+	return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir, options)
 }
+
+/** The project's migrations folder (drizzle/, or MIGRATIONS_DIR). */
+export const projectMigrationsFolder = migrationsFolder

@@ -29,6 +29,7 @@ export interface S3Options {
 export interface S3Storage extends Storage {
 	readonly kind: 's3'
 	readonly client: S3Client
+	readonly bucket: string
 }
 
 const notFound = (error: unknown) => {
@@ -88,6 +89,7 @@ export function createS3Storage(options: S3Options): S3Storage {
 	return {
 		kind: 's3',
 		client,
+		bucket: Bucket,
 
 		async put(key, body, { contentType }) {
 			assertStorageKey(key)
