@@ -50,7 +50,8 @@ async function main(): Promise<void> {
 		const summary = await moveToPostgres({ ...env, DATABASE_URL: env.DATABASE_URL }, say)
 		say(`Déplacement vérifié${summary.replacedEarlierMove ? ' (il remplace celui fait auparavant)' : ''} :`)
 		say(`  ${'table'.padEnd(28)} ${'embarquée'.padStart(10)} ${'PostgreSQL'.padStart(10)}`)
-		for (const [table, n] of Object.entries(summary.tables)) say(`  ${table.padEnd(28)} ${String(n.source).padStart(10)} ${String(n.target).padStart(10)}`)
+		for (const [table, n] of Object.entries(summary.tables))
+			say(`  ${table.padEnd(28)} ${String(n.source).padStart(10)} ${String(n.target).padStart(10)}`)
 		say(
 			`  ${'fichiers'.padEnd(28)} ${String(summary.files.source).padStart(10)} ${String(summary.files.target).padStart(10)}  (${summary.files.copied} copiés cette fois)`,
 		)

@@ -75,7 +75,10 @@ export class ArchiveError extends Error {
 }
 
 export interface ArchiveWriter {
-	add(header: Omit<RowsEntry, 'size'> | Omit<FileEntry, 'size'> | Omit<Manifest, 'size'> | Omit<SequenceEntry, 'size'>, body?: Uint8Array): Promise<void>
+	add(
+		header: Omit<RowsEntry, 'size'> | Omit<FileEntry, 'size'> | Omit<Manifest, 'size'> | Omit<SequenceEntry, 'size'>,
+		body?: Uint8Array,
+	): Promise<void>
 	/** Writes the end entry and closes the file; resolves once it is on disk. */
 	finish(counts: { tables: Record<string, number>; files: number; fileBytes: number }): Promise<void>
 	abort(): Promise<void>
@@ -125,11 +128,17 @@ export function createArchiveWriter(file: string): ArchiveWriter {
  */
 export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry; body: Buffer }> {
 	let input: fs.ReadStream
+	const head = Buffer.alloc(2)
 	try {
-		await fs.promises.access(file, fs.constants.R_OK)
+		const handle = await fs.promises.open(file, 'r')
+		await handle.read(head, 0, 2, 0).finally(() => handle.close())
 		input = fs.createReadStream(file)
 	} catch {
 		throw new ArchiveError(`Archive introuvable ou illisible : ${file}`)
+	}
+	if (head[0] !== 0x1f || head[1] !== 0x8b) {
+		input.destroy()
+		throw new ArchiveError("Ce fichier n'est pas une sauvegarde du site.")
 	}
 	const gunzip = createGunzip()
 	input.on('error', (error) => gunzip.destroy(error))
@@ -199,7 +208,8 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 			if (first !== (entry.type === 'manifest')) throw new ArchiveError("L'archive est mal formée (pas de manifeste en tête).")
 			first = false
 			if (entry.type === 'end') {
-				if (entry.sha256 !== digest.digest('hex')) throw new ArchiveError("L'archive a été modifiée ou abîmée (empreinte différente) : elle ne peut pas être restaurée.")
+				if (entry.sha256 !== digest.digest('hex'))
+					throw new ArchiveError("L'archive a été modifiée ou abîmée (empreinte différente) : elle ne peut pas être restaurée.")
 				const tablesMatch =
 					Object.keys(counts.tables).every((table) => table in entry.tables) &&
 					Object.entries(entry.tables).every(([table, rows]) => (counts.tables[table] ?? 0) === rows)

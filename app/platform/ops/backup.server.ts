@@ -32,7 +32,10 @@ async function rows<T>(db: Executor, query: ReturnType<typeof sql>): Promise<T[]
 export async function appliedMigrations(db: Executor): Promise<number[]> {
 	const [exists] = await rows<{ present: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`)
 	if (!exists?.present) return []
-	const applied = await rows<{ created_at: string | number }>(db, sql`select created_at from drizzle.__drizzle_migrations order by created_at`)
+	const applied = await rows<{ created_at: string | number }>(
+		db,
+		sql`select created_at from drizzle.__drizzle_migrations order by created_at`,
+	)
 	return applied.map((row) => Number(row.created_at))
 }
 
@@ -202,7 +205,11 @@ export async function databaseIsEmpty(db: Executor): Promise<boolean> {
  * Loads an archive's rows into `db` (migrated to the archive's level, with no row yet), in one
  * transaction, then sets the sequences. Returns the counts it inserted.
  */
-export async function loadRows(db: Db, file: string, options: { before?: (tx: Executor) => Promise<void> } = {}): Promise<Record<string, number>> {
+export async function loadRows(
+	db: Db,
+	file: string,
+	options: { before?: (tx: Executor) => Promise<void> } = {},
+): Promise<Record<string, number>> {
 	const inserted: Record<string, number> = {}
 	await db.transaction(async (tx) => {
 		await options.before?.(tx)

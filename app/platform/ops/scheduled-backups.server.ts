@@ -70,7 +70,12 @@ export async function startScheduledBackups(platform: {
 	await jobs.work(BACKUP_QUEUE, async () => {
 		const summary = await backupNow(platform, dir)
 		logger.info(
-			{ file: summary.file, rows: Object.values(summary.tables).reduce((a, b) => a + b, 0), files: summary.files, bytes: summary.archiveBytes },
+			{
+				file: summary.file,
+				rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
+				files: summary.files,
+				bytes: summary.archiveBytes,
+			},
 			'backup written',
 		)
 	})

@@ -203,16 +203,17 @@ export async function moveToPostgres(
 		try {
 			const applied = await appliedMigrations(target.db)
 			if (applied.length > 0 && !(await databaseIsEmpty(target.db))) {
-				const [marker] = await target.db.select().from(siteSetting).where(sql`${siteSetting.key} = ${MOVE_MARKER}`)
+				const [marker] = await target.db
+					.select()
+					.from(siteSetting)
+					.where(sql`${siteSetting.key} = ${MOVE_MARKER}`)
 				if (!marker) {
-					throw new Error(
-						'La base PostgreSQL contient déjà des données qui ne viennent pas de ce déplacement : choisissez une base neuve.',
-					)
+					throw new Error('La base PostgreSQL contient déjà des données qui ne viennent pas de ce déplacement : choisissez une base neuve.')
 				}
 				const [used] = (
-					(await target.db.execute(
-						sql`select count(*) as n from session where created_at > ${new Date(marker.value)}`,
-					)) as unknown as { rows: { n: string | number }[] }
+					(await target.db.execute(sql`select count(*) as n from session where created_at > ${new Date(marker.value)}`)) as unknown as {
+						rows: { n: string | number }[]
+					}
 				).rows
 				if (Number(used?.n ?? 0) > 0) {
 					throw new Error(
@@ -241,7 +242,15 @@ export async function moveToPostgres(
 					const order = await siteTables(postgres.db)
 					// Emptied and filled in one transaction: a failure leaves the earlier state.
 					await loadRows(postgres.db, archive, {
-						before: (tx) => tx.execute(sql`truncate ${sql.join(order.map((t) => sql.identifier(t)), sql`, `)} restart identity cascade`).then(() => {}),
+						before: (tx) =>
+							tx
+								.execute(
+									sql`truncate ${sql.join(
+										order.map((t) => sql.identifier(t)),
+										sql`, `,
+									)} restart identity cascade`,
+								)
+								.then(() => {}),
 					})
 					await postgres.db
 						.insert(siteSetting)
@@ -276,7 +285,13 @@ export async function moveToPostgres(
 }
 
 async function moveFiles(env: SiteEnv, progress: (message: string) => void): Promise<MoveSummary['files']> {
-	const local = await toolStorage({ ...env, S3_BUCKET: undefined, S3_ENDPOINT: undefined, S3_ACCESS_KEY_ID: undefined, S3_SECRET_ACCESS_KEY: undefined })
+	const local = await toolStorage({
+		...env,
+		S3_BUCKET: undefined,
+		S3_ENDPOINT: undefined,
+		S3_ACCESS_KEY_ID: undefined,
+		S3_SECRET_ACCESS_KEY: undefined,
+	})
 	const sourceFiles = await listStoredFiles(local)
 	if (!env.S3_BUCKET) {
 		progress('S3_BUCKET non défini : les fichiers restent dans DATA_DIR/files.')
