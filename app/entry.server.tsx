@@ -6,6 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
+import { RequestIdProvider } from '#app/components/request-id.tsx'
 import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-headers.server.ts'
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
@@ -23,9 +24,11 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 		let shellRendered = false
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nProvider language={LANGUAGE} resources={resources}>
-					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-				</I18nProvider>
+				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
+					<I18nProvider language={LANGUAGE} resources={resources}>
+						<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+					</I18nProvider>
+				</RequestIdProvider>
 			</NonceProvider>,
 			{
 				nonce,
@@ -68,6 +71,9 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 // The Node server (server/index.ts) opens and closes the platform through the build.
 export { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
 export { startBackground } from '#app/background.server.ts'
+// …and counts requests and tags their log lines with their id (server/observe.ts).
+export { recordRequest } from '#app/platform/metrics.server.ts'
+export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
 
 // Under the development server there is no server/index.ts: start the background work here, once.
 const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }

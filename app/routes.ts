@@ -66,6 +66,8 @@ export default [
 	// JSON API and machine endpoints
 	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts')]),
 	route('healthz', 'routes/api/healthz.ts'),
+	route('readyz', 'routes/api/readyz.ts'),
+	route('metrics', 'routes/api/metrics.ts'),
 
 	// Uploaded images: renditions (public, immutable), signed downloads, uploads and their progress
 	route('media/*', 'routes/public/media-file.ts'),

@@ -11,6 +11,7 @@ import { createRequestListener } from '@react-router/node'
 import type { ServerBuild } from 'react-router'
 import pino from 'pino'
 import { clientAddress, createProxyTrust } from './client-address.ts'
+import { createObserver, type ObserveHooks } from './observe.ts'
 import { createStaticHandler } from './static-files.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -18,7 +19,7 @@ const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined })
 
 const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
-const platform = build.entry.module as unknown as {
+const platform = build.entry.module as unknown as ObserveHooks & {
 	getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string } }>
 	closePlatform(): Promise<void>
 	startBackground(): Promise<void>
@@ -35,6 +36,7 @@ try {
 }
 
 const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
+const observe = createObserver(build, platform)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
 const https = env.SITE_URL.startsWith('https://')
@@ -57,12 +59,15 @@ const server = http.createServer((req, res) => {
 	// The app reads the client address from this header alone; a client never gets to set it.
 	const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
 	req.headers['x-client-address'] = address
+	const reqId = observe.assignId(req, res, isTrustedProxy(req.socket.remoteAddress ?? ''))
+	let pathname = '/'
+	let kind: 'static' | 'app' | 'refused' = 'refused'
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
-		log.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
+		log.info({ reqId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
+		observe.record(req, res.statusCode, pathname, ms / 1000, kind)
 	})
 
-	let pathname = '/'
 	try {
 		pathname = new URL(req.url ?? '/', 'http://x').pathname
 	} catch {
@@ -70,13 +75,16 @@ const server = http.createServer((req, res) => {
 		res.end('Requête invalide.')
 		return
 	}
+	kind = 'static'
 	if (serveStatic(req, res, pathname)) return
+	kind = 'refused'
 	if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
 		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
 		res.end('Envoi trop volumineux.')
 		return
 	}
-	handleRequest(req, res)
+	kind = 'app'
+	observe.run(reqId, () => handleRequest(req, res))
 })
 
 server.keepAliveTimeout = 65_000

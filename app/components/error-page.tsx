@@ -3,6 +3,7 @@ import { Link, useRouteLoaderData } from 'react-router'
 import { Logo } from './logo.tsx'
 import { SkipLink } from './skip-link.tsx'
 import { buttonClasses } from './ui/button.tsx'
+import { useErrorReference } from '#app/components/request-id.tsx'
 
 type RootData = { band: { name: string; logoUrl: string | null } }
 
@@ -11,6 +12,7 @@ export function ErrorPage(props: { code: number; title: string; body: string; de
 	const { t } = useTranslation()
 	// The band's mark when the root's data is there (not when the root loader itself failed).
 	const band = (useRouteLoaderData('root') as RootData | undefined)?.band
+	const reference = useErrorReference()
 	return (
 		<div className="poster-backdrop flex min-h-dvh flex-col text-fg">
 			<SkipLink />
@@ -35,6 +37,12 @@ export function ErrorPage(props: { code: number; title: string; body: string; de
 						{t('errors.backHome')}
 					</Link>
 				</div>
+				{props.code >= 500 && reference.id ? (
+					<p className="mt-8 text-sm text-muted" {...reference.attribute}>
+						{t('operations.errorReference')}{' '}
+						<code className="rounded-control bg-surface px-1.5 py-0.5 font-mono text-fg select-all">{reference.id}</code>
+					</p>
+				) : null}
 				{props.detail ? (
 					<pre className="mt-10 max-h-80 overflow-auto rounded-card border border-line bg-surface p-4 text-left text-xs text-muted">
 						{props.detail}

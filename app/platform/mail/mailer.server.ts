@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import type { ReactElement } from 'react'
 import type { Db } from '../db/client.server.ts'
 import { outboxMail } from '../db/schema.ts'
+import { recordMail } from '../metrics.server.ts'
 import type { Env } from '../env.server.ts'
 import type { Jobs } from '../jobs.server.ts'
 
@@ -112,12 +113,14 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 					.update(outboxMail)
 					.set({ status: 'sent', sentAt: new Date(), messageId: info.messageId, attempts: row.attempts + 1, lastError: null })
 					.where(eq(outboxMail.id, id))
+				recordMail('sent')
 			} catch (error) {
 				const reason = (error as Error).message.slice(0, 500)
 				await db
 					.update(outboxMail)
 					.set({ attempts: row.attempts + 1, lastError: reason, status: attempt.isLast ? 'failed' : 'queued' })
 					.where(eq(outboxMail.id, id))
+				if (attempt.isLast) recordMail('failed')
 				logger.warn({ mailId: id, attempt: row.attempts + 1, err: reason }, 'mail not sent, will retry')
 				if (!attempt.isLast) throw error
 			}

@@ -1,0 +1,36 @@
+import { getPlatform } from './platform.server.ts'
+
+/*
+ * Once SIGTERM arrives, the instance says it is not ready, so that a load balancer stops sending
+ * it new requests while the server finishes those in flight (server/index.ts closes on the same signal).
+ */
+const KEY = Symbol.for('band-site.draining')
+const holder = globalThis as typeof globalThis & { [KEY]?: { draining: boolean } }
+const state = (holder[KEY] ??= (() => {
+	const flag = { draining: false }
+	process.once('SIGTERM', () => (flag.draining = true))
+	return flag
+})())
+
+export interface Readiness {
+	status: 'ready' | 'not-ready'
+	checks: { database: 'ok' | 'unavailable'; jobs: 'ok' | 'unavailable'; draining: boolean }
+	latencyMs: number
+}
+
+export async function readiness(timeoutMs = 2_000): Promise<Readiness> {
+	const started = performance.now()
+	const checks: Readiness['checks'] = { database: 'unavailable', jobs: 'unavailable', draining: state.draining }
+	const within = <T>(promise: Promise<T>) =>
+		Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref())])
+	try {
+		const platform = await within(getPlatform())
+		await within(platform.database.ping())
+		checks.database = 'ok'
+		if (await within(platform.jobs.boss.isInstalled())) checks.jobs = 'ok'
+	} catch {
+		// reported as unavailable
+	}
+	const ready = checks.database === 'ok' && checks.jobs === 'ok' && !checks.draining
+	return { status: ready ? 'ready' : 'not-ready', checks, latencyMs: Math.round(performance.now() - started) }
+}

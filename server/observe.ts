@@ -1,0 +1,76 @@
+/*
+ * What the server adds to every request for operations: an id (X-Request-Id, in every log line
+ * written while serving it, and on the error page), and its count and duration in /metrics,
+ * labelled by the route module that answers it. The id and the metrics registry live in the app
+ * (app/platform/request-context.server.ts, metrics.server.ts); the build hands them over.
+ */
+import type http from 'node:http'
+import { matchRoutes, type ServerBuild } from 'react-router'
+
+export interface ObserveHooks {
+	recordRequest(route: string, method: string, status: number, seconds: number): void
+	newRequestId(): string
+	isAcceptableRequestId(value: unknown): value is string
+	runWithRequestId<T>(requestId: string, run: () => T): T
+}
+
+interface RouteNode {
+	id: string
+	path?: string
+	index?: boolean
+	caseSensitive?: boolean
+	children: RouteNode[]
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
+	type BuildRoute = NonNullable<ServerBuild['routes'][string]>
+	const byParent = new Map<string | undefined, BuildRoute[]>()
+	for (const route of Object.values(build.routes)) {
+		if (!route) continue
+		const siblings = byParent.get(route.parentId) ?? []
+		siblings.push(route)
+		byParent.set(route.parentId, siblings)
+	}
+	const tree = (parent: string | undefined): RouteNode[] =>
+		(byParent.get(parent) ?? []).map((route) => ({
+			id: route.id,
+			path: route.path,
+			index: route.index,
+			caseSensitive: route.caseSensitive,
+			children: tree(route.id),
+		}))
+	const routes = tree(undefined)
+
+	/** The route module that answers a path (client navigations ask for `<path>.data`). */
+	const routeOf = (pathname: string): string => {
+		let path = pathname
+		if (path === '/_root.data') path = '/'
+		else if (path.endsWith('.data')) path = path.slice(0, -'.data'.length)
+		return matchRoutes(routes as never, path)?.at(-1)?.route.id ?? 'unmatched'
+	}
+
+	return {
+		/**
+		 * Gives the request its id: a trusted proxy's own (to follow one request through both logs),
+		 * else a new one. Whatever a client sent is replaced: the app reads the header we set.
+		 */
+		assignId(req: http.IncomingMessage, res: http.ServerResponse, fromTrustedProxy: boolean): string {
+			const offered = req.headers['x-request-id']
+			const id = fromTrustedProxy && hooks.isAcceptableRequestId(offered) ? offered : hooks.newRequestId()
+			req.headers['x-request-id'] = id
+			res.setHeader('X-Request-Id', id)
+			return id
+		},
+		/** Runs the app's handler with the id as the context of every log line it writes. */
+		run<T>(requestId: string, handler: () => T): T {
+			return hooks.runWithRequestId(requestId, handler)
+		},
+		record(req: http.IncomingMessage, status: number, pathname: string, seconds: number, kind: 'static' | 'app' | 'refused') {
+			const route = kind === 'static' ? 'static' : kind === 'refused' ? 'refused' : routeOf(pathname)
+			const method = METHODS.has(req.method ?? '') ? req.method! : 'OTHER'
+			hooks.recordRequest(route, method, status, seconds)
+		},
+	}
+}
