@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import pino from 'pino'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPostgres, type Database } from '#app/platform/db/client.server.ts'
+import { RULES } from '#app/platform/rate-limit.server.ts'
+import { startRealtime, type Realtime } from '#app/platform/realtime.server.ts'
+import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { cookieFrom } from '../support/requests.ts'
+import { startTestS3, type TestS3 } from '../support/s3.ts'
+import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+
+/*
+ * Growing past one machine: two production servers (server/index.ts on one build) on one
+ * PostgreSQL database and one S3 bucket, as behind a load balancer. What one instance does, the
+ * other sees: sessions, events on the public pages, rate limits, uploads, live updates.
+ * The newsletter (sent once, not twice), codes (used up on both) and the stats screen's live
+ * updates are added here as those features land.
+ */
+const BUILD_DIR = 'build-ops'
+const PASSWORD = 'cheval agrafe pile correcte'
+
+let database: TestDatabase
+let s3: TestS3
+let a: SiteServer
+let b: SiteServer
+
+/** A browser without JavaScript posting a form to one instance (the Origin is that instance's). */
+async function postForm(server: SiteServer, path: string, fields: Record<string, string>, cookie = '') {
+	return fetch(`${server.origin}${path}`, {
+		method: 'POST',
+		headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+		body: new URLSearchParams(fields),
+		redirect: 'manual',
+	})
+}
+
+/** The profile of whoever the cookie signs in (GET /api/me), or null (401). */
+async function me(server: SiteServer, cookie: string): Promise<{ email: string } | null> {
+	const response = await fetch(`${server.origin}/api/me`, { headers: { cookie } })
+	const body = (await response.json()) as { email: string }
+	return response.status === 200 ? body : null
+}
+
+async function signUp(server: SiteServer): Promise<{ email: string; cookie: string }> {
+	const email = `fan-${randomUUID().slice(0, 8)}@exemple.fr`
+	const response = await postForm(server, '/auth/signup', { name: 'Camille Fan', email, password: PASSWORD, acceptPrivacy: 'on' })
+	expect(response.status).toBe(302)
+	return { email, cookie: cookieFrom(response.headers) }
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs
+	for (;;) {
+		const value = await read()
+		if (done(value) || Date.now() > deadline) return value
+		await new Promise((resolve) => setTimeout(resolve, 200))
+	}
+}
+
+describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL and one S3 bucket', () => {
+	let admin: { email: string; cookie: string }
+	let direct: Database
+
+	beforeAll(async () => {
+		await ensureBuild(BUILD_DIR)
+		database = await createTestDatabase()
+		s3 = await startTestS3()
+		const env = { DATABASE_URL: database.databaseUrl, ...s3.env }
+		// Started together, as after a deployment: migrations take an advisory lock.
+		;[a, b] = await Promise.all([
+			startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env }),
+			startSiteServer({ buildDir: BUILD_DIR, dataDir: `${database.dataDir}-b`, env }),
+		])
+		direct = await openPostgres(database.databaseUrl!, { migrations: false })
+		admin = await signUp(a)
+		await direct.db.execute(sql`update "user" set role = 'admin', email_verified = true where email = ${admin.email}`)
+	}, 300_000)
+
+	afterAll(async () => {
+		await Promise.all([a?.stop(), b?.stop()])
+		await direct?.close()
+		await s3?.close()
+		await database?.dispose()
+	})
+
+	it('a session made on one works on the other, and signing out on one ends it on both', async () => {
+		const fan = await signUp(a)
+		expect((await me(a, fan.cookie))?.email).toBe(fan.email)
+		expect((await me(b, fan.cookie))?.email).toBe(fan.email)
+		const out = await fetch(`${b.origin}/api/auth/sign-out`, {
+			method: 'POST',
+			headers: { origin: b.origin, cookie: fan.cookie, 'content-type': 'application/json' },
+			body: '{}',
+		})
+		expect(out.status).toBe(200)
+		expect(await me(a, fan.cookie)).toBeNull()
+		expect(await me(b, fan.cookie)).toBeNull()
+	})
+
+	it('an event saved on one is fresh on the other’s public pages', async () => {
+		const title = `Concert croisé ${randomUUID().slice(0, 6)}`
+		const created = await postForm(
+			a,
+			'/dashboard/admin/events/new',
+			{
+				intent: 'publish',
+				title,
+				status: 'scheduled',
+				startsAt: '2030-05-16T20:30',
+				venueName: 'Le Chabada',
+				address: '56 boulevard du Doyenné',
+				postalCode: '49100',
+				city: 'Angers',
+				country: 'FR',
+				description: 'Deux instances, une seule vérité.',
+			},
+			admin.cookie,
+		)
+		expect(created.status).toBe(302)
+		const eventPath = created.headers.get('location')!.replace('/dashboard/admin', '')
+		expect(await (await fetch(`${b.origin}/events`)).text()).toContain(title)
+
+		// Renamed on B: A's public page shows the new name at once.
+		const id = eventPath.split('/').pop()!.split('?')[0]!
+		const renamed = `${title} (complet)`
+		const saved = await postForm(
+			b,
+			`/dashboard/admin/events/${id}`,
+			{
+				intent: 'save',
+				title: renamed,
+				status: 'sold_out',
+				startsAt: '2030-05-16T20:30',
+				venueName: 'Le Chabada',
+				address: '56 boulevard du Doyenné',
+				postalCode: '49100',
+				city: 'Angers',
+				country: 'FR',
+				description: 'Deux instances, une seule vérité.',
+			},
+			admin.cookie,
+		)
+		expect(saved.status).toBe(302)
+		const page = await fetch(`${a.origin}/events/${id}`)
+		expect(page.status).toBe(200)
+		expect(await page.text()).toContain(renamed)
+	})
+
+	it('rate limits count across both instances', async () => {
+		const limit = RULES.resetByAddress.points
+		const statuses: number[] = []
+		for (let i = 0; i < limit + 4; i++) {
+			const server = i % 2 === 0 ? a : b
+			const response = await postForm(server, '/auth/forgot-password', { email: `oubli-${i}-${randomUUID().slice(0, 6)}@exemple.fr` })
+			await response.arrayBuffer()
+			statuses.push(response.status)
+		}
+		expect(statuses.filter((status) => status === 429)).toHaveLength(4)
+		expect(statuses.slice(limit).every((status) => status === 429)).toBe(true)
+	})
+
+	it('an image uploaded through one is served by the other, from the shared bucket', async () => {
+		const image = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+			.jpeg()
+			.toBuffer()
+		const form = new FormData()
+		form.set('file', new Blob([new Uint8Array(image)], { type: 'image/jpeg' }), 'affiche.jpg')
+		form.set('alt', 'Affiche rose')
+		const upload = await fetch(`${a.origin}/dashboard/admin/media`, {
+			method: 'POST',
+			headers: { origin: a.origin, cookie: admin.cookie },
+			body: form,
+		})
+		expect(upload.status).toBe(201)
+		const { statusUrl } = (await upload.json()) as { statusUrl: string }
+		// The rendition job runs on whichever instance takes it; its progress is read on the other.
+		const status = await until(
+			async () =>
+				(await (await fetch(`${b.origin}${statusUrl}`, { headers: { cookie: admin.cookie } })).json()) as {
+					status: string
+					image: { variants: { url: string; format: string }[] } | null
+				},
+			(value) => value.status !== 'processing',
+		)
+		expect(status.status).toBe('ready')
+		const webp = status.image!.variants.find((variant) => variant.format === 'webp')!
+		for (const server of [a, b]) {
+			const file = await fetch(`${server.origin}${webp.url}`)
+			expect(file.status).toBe(200)
+			expect(file.headers.get('content-type')).toBe('image/webp')
+			expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(100)
+		}
+	})
+
+	it('a live update published by one instance reaches the listeners of another', async () => {
+		// The servers' own listeners are inside them; two more instances of the same mechanism on the
+		// same database stand for them until a screen (the stats) listens over HTTP.
+		const first = await openPostgres(database.databaseUrl!, { migrations: false })
+		const second = await openPostgres(database.databaseUrl!, { migrations: false })
+		const silent = pino({ level: 'silent' })
+		let one: Realtime | undefined
+		let two: Realtime | undefined
+		try {
+			one = await startRealtime(first, silent)
+			two = await startRealtime(second, silent)
+			const heard: unknown[] = []
+			two.subscribe('stats', (data) => heard.push(data))
+			await one.publish('stats', { scans: 3 })
+			await until(
+				async () => heard.length,
+				(n) => n > 0,
+				5_000,
+			)
+			expect(heard).toEqual([{ scans: 3 }])
+		} finally {
+			await one?.close()
+			await two?.close()
+			await first.close()
+			await second.close()
+		}
+	})
+})
