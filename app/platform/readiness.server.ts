@@ -8,7 +8,11 @@ const KEY = Symbol.for('band-site.draining')
 const holder = globalThis as typeof globalThis & { [KEY]?: { draining: boolean } }
 const state = (holder[KEY] ??= (() => {
 	const flag = { draining: false }
-	process.once('SIGTERM', () => (flag.draining = true))
+	process.once('SIGTERM', () => {
+		flag.draining = true
+		// Alone on the signal (no server/index.ts: a tool, the dev server), keep its default: exit.
+		if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM')
+	})
 	return flag
 })())
 

@@ -79,7 +79,7 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 			const id = response.headers.get('x-request-id')!
 			expect(response.status).toBe(500)
 			expect(html).toContain('lang="fr"')
-			expect(html).toContain('donnez cette référence au groupe')
+			expect(html).toContain('Référence de l’erreur, à indiquer au groupe')
 			expect(html).toContain(`data-request-id="${id}"`)
 			expect(html).not.toMatch(/at .*\.js:\d+/) // no stack trace
 			await new Promise((resolve) => setTimeout(resolve, 200))
