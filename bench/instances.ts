@@ -66,7 +66,7 @@ function seed(dataDir: string, databaseUrl = ''): { scheduled: string } {
 		cwd: ROOT,
 		env: { ...siteEnv(3000, dataDir, databaseUrl), LOG_LEVEL: 'silent' },
 		encoding: 'utf8',
-		timeout: 180_000,
+		timeout: 600_000,
 	})
 	return JSON.parse(out.trim().split('\n').at(-1)!) as { scheduled: string }
 }

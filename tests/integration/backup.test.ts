@@ -183,6 +183,33 @@ describe('backup and restore', () => {
 		}
 	})
 
+	it('runs again after an interruption, and refuses a target holding other files', async () => {
+		const file = path.join(temp.dir, 'resume.backup')
+		const summary = await writeBackup(site.platform, file)
+		const target = await freshTarget()
+		const targetStorage = await createStorage(envFor(target), 'test')
+		// As if a first run had stopped midway: some files there, the database created but empty.
+		const [firstKey, secondKey] = (await listStoredFiles(site.platform.storage)).map((f) => f.key)
+		await targetStorage.put(firstKey!, (await site.platform.storage.read(firstKey!))!, { contentType: 'image/avif' })
+		const before = (await targetStorage.stat(firstKey!))!.lastModified
+		const empty = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl })
+		await empty.close()
+
+		const restored = await restoreSite(envFor(target), file)
+		expect(restored.tables).toEqual(summary.tables)
+		expect(restored.files).toBe(summary.files)
+		expect((await targetStorage.stat(firstKey!))!.lastModified).toEqual(before) // not sent twice
+
+		const other = await freshTarget()
+		const otherStorage = await createStorage(envFor(other), 'test')
+		await otherStorage.put('autre/fichier.txt', new TextEncoder().encode('à moi'), { contentType: 'text/plain' })
+		await expect(restoreSite(envFor(other), file)).rejects.toThrow(/contient déjà d'autres fichiers/)
+		// A file of the archive but with other bytes counts as foreign too.
+		const third = await freshTarget()
+		await (await createStorage(envFor(third), 'test')).put(secondKey!, new Uint8Array([1, 2, 3]), { contentType: 'image/avif' })
+		await expect(restoreSite(envFor(third), file)).rejects.toThrow(/contient déjà d'autres fichiers/)
+	})
+
 	it('reads the archive it wrote entry by entry, manifest first and end last', async () => {
 		const file = path.join(temp.dir, 'entries.backup')
 		await writeBackup(site.platform, file)

@@ -241,12 +241,17 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 	}
 }
 
-/** Reads the whole archive once and returns its manifest and end entry, or throws an ArchiveError. */
-export async function verifyArchive(file: string): Promise<{ manifest: Manifest; end: EndEntry }> {
+/**
+ * Reads the whole archive once and returns its manifest, its end entry and the size of each file
+ * it holds, or throws an ArchiveError.
+ */
+export async function verifyArchive(file: string): Promise<{ manifest: Manifest; end: EndEntry; files: Map<string, number> }> {
 	let manifest: Manifest | undefined
+	const files = new Map<string, number>()
 	for await (const { entry } of readArchive(file)) {
 		if (entry.type === 'manifest') manifest = entry
-		if (entry.type === 'end') return { manifest: manifest!, end: entry }
+		if (entry.type === 'file') files.set(entry.key, entry.size)
+		if (entry.type === 'end') return { manifest: manifest!, end: entry, files }
 	}
 	throw new ArchiveError("L'archive est incomplète (tronquée) : elle ne peut pas être restaurée.")
 }

@@ -255,12 +255,19 @@ export async function loadRows(
 	return inserted
 }
 
-/** Puts every file of the archive into `storage`. Returns how many, and their bytes. */
-export async function loadFiles(storage: Storage, file: string): Promise<{ files: number; fileBytes: number }> {
+/**
+ * Puts every file of the archive into `storage`, but those already there with the same size (an
+ * earlier, interrupted restore). Returns how many it wrote, and their bytes.
+ */
+export async function loadFiles(
+	storage: Storage,
+	file: string,
+	present = new Map<string, number>(),
+): Promise<{ files: number; fileBytes: number }> {
 	let files = 0
 	let fileBytes = 0
 	for await (const { entry, body } of readArchive(file)) {
-		if (entry.type !== 'file') continue
+		if (entry.type !== 'file' || present.get(entry.key) === entry.size) continue
 		await storage.put(entry.key, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { contentType: entry.contentType })
 		files += 1
 		fileBytes += body.byteLength

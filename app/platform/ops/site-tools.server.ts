@@ -7,7 +7,6 @@ import type { Env } from '../env.server.ts'
 import { siteSetting } from '../db/schema.ts'
 import { createStorage } from '../storage/create-storage.server.ts'
 import { listStoredFiles } from '../storage/list.server.ts'
-import type { Storage } from '../storage/storage.server.ts'
 import {
 	appliedMigrations,
 	ArchiveError,
@@ -88,50 +87,61 @@ function pgliteFolderIsEmpty(dataDir: string): boolean {
 	return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0
 }
 
-async function storageIsEmpty(storage: Storage): Promise<boolean> {
-	return (await listStoredFiles(storage)).length === 0
+/**
+ * Whether the database `env` names may receive an archive taken at `migrations`: no row of the
+ * site in it, and no migration the archive lacks. A database an interrupted restore created (its
+ * rows roll back together) qualifies; one a server has started on (it writes its secret) does not.
+ */
+async function checkDatabaseTarget(env: SiteEnv, migrations: number[]): Promise<void> {
+	if (!env.DATABASE_URL && pgliteFolderIsEmpty(env.DATA_DIR)) return
+	const existing = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrations: false }).catch(
+		(error: unknown) => {
+			if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'restaurer')
+			throw error
+		},
+	)
+	const where = env.DATABASE_URL ? 'La base PostgreSQL' : `La base du dossier ${env.DATA_DIR}`
+	try {
+		const applied = await appliedMigrations(existing.db)
+		if (applied.length > migrations.length || applied.some((when, index) => migrations[index] !== when)) {
+			throw new ArchiveError(`${where} a déjà un schéma plus récent que la sauvegarde : restaurez dans une base neuve.`)
+		}
+		if (!(await databaseIsEmpty(existing.db))) {
+			throw new ArchiveError(`${where} contient déjà des données : une sauvegarde ne se restaure que dans un site vide.`)
+		}
+	} finally {
+		await existing.close()
+	}
 }
 
 /**
  * Restores an archive into an empty site (the one `env` describes). The whole archive is checked
- * first (complete, unaltered, from a schema this version knows); nothing is written before that.
+ * first (complete, unaltered, from a schema this version knows) and so is the target; then the
+ * files are written, then every row in one transaction. Interrupted (S3 failing, the machine
+ * stopping), it can be run again: files already there are not sent twice, and rows are all or none.
  */
 export async function restoreSite(env: SiteEnv, file: string, progress: (message: string) => void = () => {}): Promise<RestoreSummary> {
-	const { manifest, end } = await verifyArchive(file)
+	const { manifest, end, files: archived } = await verifyArchive(file)
 	const level = restorableLevel(manifest.migrations)
 	progress(
 		`Archive vérifiée : ${Object.values(end.tables).reduce((a, b) => a + b, 0)} lignes, ${end.files} fichiers, du ${manifest.createdAt}.`,
 	)
 
-	if (!env.DATABASE_URL && !pgliteFolderIsEmpty(env.DATA_DIR)) {
-		throw new ArchiveError(
-			`Le dossier ${path.join(env.DATA_DIR, 'pglite')} contient déjà une base : une sauvegarde ne se restaure que dans un site vide ` +
-				`(choisissez un DATA_DIR neuf, ou déplacez ce dossier).`,
-		)
-	}
 	const storage = await toolStorage(env)
-	if (!(await storageIsEmpty(storage))) {
+	const present = new Map((await listStoredFiles(storage)).map((stored) => [stored.key, stored.size]))
+	const foreign = [...present].filter(([key, size]) => archived.get(key) !== size)
+	if (foreign.length > 0) {
 		throw new ArchiveError(
-			`Le stockage des fichiers (${storage.kind === 's3' ? `compartiment ${env.S3_BUCKET}` : path.join(env.DATA_DIR, 'files')}) n'est pas vide : ` +
-				`une sauvegarde ne se restaure que dans un site vide.`,
+			`Le stockage des fichiers (${storage.kind === 's3' ? `compartiment ${env.S3_BUCKET}` : path.join(env.DATA_DIR, 'files')}) ` +
+				`contient déjà d'autres fichiers (${foreign[0]![0]}…) : une sauvegarde ne se restaure que dans un site vide.`,
 		)
 	}
-	if (env.DATABASE_URL) {
-		const existing = await openPostgres(env.DATABASE_URL, { migrations: false })
-		try {
-			const applied = await appliedMigrations(existing.db)
-			if (applied.length > level || applied.some((when, index) => manifest.migrations[index] !== when)) {
-				throw new ArchiveError(
-					`La base PostgreSQL a déjà un schéma plus récent que la sauvegarde : restaurez dans une base neuve (CREATE DATABASE …).`,
-				)
-			}
-			if (!(await databaseIsEmpty(existing.db))) {
-				throw new ArchiveError(`La base PostgreSQL contient déjà des données : une sauvegarde ne se restaure que dans une base vide.`)
-			}
-		} finally {
-			await existing.close()
-		}
-	}
+	await checkDatabaseTarget(env, manifest.migrations.slice(0, level))
+
+	progress(present.size > 0 ? `Copie des fichiers (${present.size} déjà là)…` : 'Copie des fichiers…')
+	await loadFiles(storage, file, present)
+	const stored = await listStoredFiles(storage)
+	if (stored.length !== end.files) throw new Error(`Restauration incomplète : ${stored.length} fichiers stockés sur ${end.files}.`)
 
 	const migrations = migrationsUpTo(level)
 	let tables: Record<string, number>
@@ -144,7 +154,7 @@ export async function restoreSite(env: SiteEnv, file: string, progress: (message
 		)
 		try {
 			if (!(await databaseIsEmpty(database.db))) throw new ArchiveError('La base cible contient déjà des données.')
-			progress('Base créée au niveau de la sauvegarde ; chargement des lignes…')
+			progress('Fichiers copiés ; chargement des lignes…')
 			await loadRows(database.db, file)
 			tables = await countRows(database.db)
 		} finally {
@@ -158,15 +168,10 @@ export async function restoreSite(env: SiteEnv, file: string, progress: (message
 		throw new Error(`Restauration incomplète : ${missing.map(([table, rows]) => `${table} ${tables[table] ?? 0}/${rows}`).join(', ')}.`)
 	}
 
-	progress('Lignes chargées ; copie des fichiers…')
-	const { files } = await loadFiles(storage, file)
-	const stored = (await listStoredFiles(storage)).length
-	if (stored !== end.files) throw new Error(`Restauration incomplète : ${stored} fichiers stockés sur ${end.files}.`)
-
 	// Migrations newer than the archive, if this version has any, run now (as at every start).
 	const upgraded = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 	await upgraded.close()
-	return { tables, files, migrationsInArchive: level, migrationsNow: knownMigrations().length }
+	return { tables, files: stored.length, migrationsInArchive: level, migrationsNow: knownMigrations().length }
 }
 
 export interface MoveSummary {
