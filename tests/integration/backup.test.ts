@@ -16,6 +16,7 @@ import { createTestDatabase, databaseKind, makeTempDir, type TestDatabase } from
 import { daysFrom, insertCover, insertEvent } from '../support/events.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { SITE_URL } from '../support/requests.ts'
+import { startTestS3 } from '../support/s3.ts'
 
 /*
  * Backups and restores on a real database and real files: a site with accounts, mails, events,
@@ -138,6 +139,21 @@ describe('backup and restore', () => {
 			await reopened.close()
 		}
 		expect(restored.files).toBe((await listStoredFiles(site.platform.storage)).length)
+	})
+
+	it('restores the files into an S3 bucket', async () => {
+		const file = path.join(temp.dir, 'to-s3.backup')
+		const summary = await writeBackup(site.platform, file)
+		const s3 = await startTestS3('restored-media')
+		try {
+			const target = await freshTarget()
+			const env = { ...envFor(target), ...s3.env, S3_REGION: s3.region }
+			const restored = await restoreSite(env, file)
+			expect(restored.files).toBe(summary.files)
+			expect(await fileDigests(await createStorage(env, 'test'))).toEqual(await fileDigests(site.platform.storage))
+		} finally {
+			await s3.close()
+		}
 	})
 
 	it('refuses a truncated, altered or newer archive before writing anything', async () => {
