@@ -9,20 +9,22 @@ import { startRealtime, type Realtime } from '#app/platform/realtime.server.ts'
 import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { cookieFrom } from '../support/requests.ts'
 import { startTestS3, type TestS3 } from '../support/s3.ts'
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
 import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * Growing past one machine: two production servers (server/index.ts on one build) on one
  * PostgreSQL database and one S3 bucket, as behind a load balancer. What one instance does, the
- * other sees: sessions, events on the public pages, rate limits, uploads, live updates.
- * The newsletter (sent once, not twice), codes (used up on both) and the stats screen's live
- * updates are added here as those features land.
+ * other sees: sessions, events on the public pages, mail jobs sent once, rate limits, uploads,
+ * live updates. The newsletter (sent once, not twice), codes (used up on both) and the stats
+ * screen's live updates are added here as those features land.
  */
 const BUILD_DIR = 'build-ops'
 const PASSWORD = 'cheval agrafe pile correcte'
 
 let database: TestDatabase
 let s3: TestS3
+let smtp: TestSmtp
 let a: SiteServer
 let b: SiteServer
 
@@ -67,7 +69,8 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 		await ensureBuild(BUILD_DIR)
 		database = await createTestDatabase()
 		s3 = await startTestS3()
-		const env = { DATABASE_URL: database.databaseUrl, ...s3.env }
+		smtp = await startTestSmtp()
+		const env = { DATABASE_URL: database.databaseUrl, SMTP_URL: smtp.url, ...s3.env }
 		// Started together, as after a deployment: migrations take an advisory lock.
 		;[a, b] = await Promise.all([
 			startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env }),
@@ -82,6 +85,7 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 		await Promise.all([a?.stop(), b?.stop()])
 		await direct?.close()
 		await s3?.close()
+		await smtp?.close()
 		await database?.dispose()
 	})
 
@@ -146,6 +150,16 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 		const page = await fetch(`${a.origin}/events/${id}`)
 		expect(page.status).toBe(200)
 		expect(await page.text()).toContain(renamed)
+	})
+
+	it('a mail job is sent once, not once per instance', async () => {
+		// Both instances work the outbox queue; each mail must reach the relay exactly once.
+		const fans = []
+		// Four sign-ups (two per instance): with the two before, the per-address sign-up limit is reached, not passed.
+		for (let i = 0; i < 4; i++) fans.push(await signUp(i % 2 === 0 ? a : b))
+		for (const fan of fans) await smtp.waitFor(fan.email, undefined, 30_000)
+		await new Promise((resolve) => setTimeout(resolve, 3_000)) // time for a second sending, if any
+		for (const fan of fans) expect(smtp.to(fan.email), fan.email).toHaveLength(1)
 	})
 
 	it('rate limits count across both instances', async () => {
