@@ -77,13 +77,14 @@ const server = http.createServer((req, res) => {
 	}
 	kind = 'static'
 	if (serveStatic(req, res, pathname)) return
-	kind = 'refused'
+	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.
+	kind = 'app'
 	if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+		kind = 'refused'
 		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
 		res.end('Envoi trop volumineux.')
 		return
 	}
-	kind = 'app'
 	observe.run(reqId, () => handleRequest(req, res))
 })
 
