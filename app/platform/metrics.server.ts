@@ -11,7 +11,7 @@ import type { Platform } from './platform.server.ts'
  */
 
 /** Upper bounds of the latency histogram, in seconds. */
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 interface Registry {
 	started: number

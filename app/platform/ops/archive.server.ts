@@ -19,7 +19,7 @@ import { createGunzip, createGzip } from 'node:zlib'
  * `zcat file | head -c 2000` shows the manifest.
  */
 
-export const ARCHIVE_MAGIC = 'BAND-SITE-BACKUP'
+const ARCHIVE_MAGIC = 'BAND-SITE-BACKUP'
 export const ARCHIVE_FORMAT = 1
 
 export interface Manifest {
@@ -33,14 +33,14 @@ export interface Manifest {
 	size: 0
 }
 
-export interface RowsEntry {
+interface RowsEntry {
 	type: 'rows'
 	table: string
 	rows: number
 	size: number
 }
 
-export interface FileEntry {
+interface FileEntry {
 	type: 'file'
 	key: string
 	contentType: string
@@ -48,7 +48,7 @@ export interface FileEntry {
 	size: number
 }
 
-export interface SequenceEntry {
+interface SequenceEntry {
 	type: 'sequences'
 	/** Sequence name → its last value (null: never used). */
 	values: Record<string, number | null>

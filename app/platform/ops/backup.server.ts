@@ -7,7 +7,7 @@ import type { Database, Db } from '../db/client.server.ts'
 import { projectMigrationsFolder } from '../db/client.server.ts'
 import { listStoredFiles } from '../storage/list.server.ts'
 import { contentTypeOfKey, type Storage } from '../storage/storage.server.ts'
-import { ArchiveError, createArchiveWriter, readArchive, verifyArchive, type Manifest } from './archive.server.ts'
+import { ARCHIVE_FORMAT, ArchiveError, createArchiveWriter, readArchive, verifyArchive, type Manifest } from './archive.server.ts'
 
 /*
  * Backups and restores of a whole site: every table of the `public` schema (whatever features
@@ -130,7 +130,7 @@ export async function writeBackup(site: Site, file: string): Promise<BackupSumma
 			async (tx) => {
 				const manifest: Omit<Manifest, 'size'> = {
 					type: 'manifest',
-					format: 1,
+					format: ARCHIVE_FORMAT,
 					createdAt: new Date().toISOString(),
 					source: { database: site.database.kind, storage: site.storage?.kind ?? 'local' },
 					migrations: await appliedMigrations(tx),

@@ -16,7 +16,7 @@ import { writeBackup, type BackupSummary, type Site } from './backup.server.ts'
  * line, `{"ok":true,"summary":…}` followed by the archive's bytes, or `{"ok":false,"error":"…"}`.
  */
 
-export function controlSocketPath(dataDir: string): string {
+function controlSocketPath(dataDir: string): string {
 	return path.join(dataDir, 'control.sock')
 }
 

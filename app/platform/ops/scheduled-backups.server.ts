@@ -14,7 +14,7 @@ import { writeBackup } from './backup.server.ts'
  * backups run only when BACKUP_DIR is set (the job runs once, on one instance).
  */
 
-export const BACKUP_QUEUE = 'platform.backup'
+const BACKUP_QUEUE = 'platform.backup'
 export const BACKUPS_KEPT = 7
 const NAME = /^sauvegarde-\d{8}-\d{6}\.backup$/
 
