@@ -29,6 +29,9 @@ let site: TestPlatform
 let temp: { dir: string; dispose(): void }
 const targets: TestDatabase[] = []
 
+/** Restores open an embedded database several times, which a busy machine makes slow. */
+const SLOW = { timeout: 180_000 }
+
 /** Every row of every site table, as sorted JSON: two sites hold the same data if these are equal. */
 async function snapshot(db: Db): Promise<Record<string, string[]>> {
 	const out: Record<string, string[]> = {}
@@ -96,7 +99,7 @@ afterAll(async () => {
 })
 
 describe('backup and restore', () => {
-	it('restores into a fresh site every row of every table and every file', async () => {
+	it('restores into a fresh site every row of every table and every file', SLOW, async () => {
 		const { database, storage } = site.platform
 		const before = await snapshot(database.db)
 		const beforeFiles = await fileDigests(storage)
@@ -127,7 +130,7 @@ describe('backup and restore', () => {
 		await expect(restoreSite(envFor(target), file)).rejects.toThrow(/site vide|base vide|n'est pas vide/)
 	})
 
-	it('restores an archive of one database kind into the other', async () => {
+	it('restores an archive of one database kind into the other', SLOW, async () => {
 		const file = path.join(temp.dir, 'cross.backup')
 		await writeBackup(site.platform, file)
 		const target = await freshTarget(databaseKind() === 'pglite' ? 'postgres' : 'pglite')
@@ -141,7 +144,7 @@ describe('backup and restore', () => {
 		expect(restored.files).toBe((await listStoredFiles(site.platform.storage)).length)
 	})
 
-	it('restores the files into an S3 bucket', async () => {
+	it('restores the files into an S3 bucket', SLOW, async () => {
 		const file = path.join(temp.dir, 'to-s3.backup')
 		const summary = await writeBackup(site.platform, file)
 		const s3 = await startTestS3('restored-media')
@@ -156,7 +159,7 @@ describe('backup and restore', () => {
 		}
 	})
 
-	it('refuses a truncated, altered or newer archive before writing anything', async () => {
+	it('refuses a truncated, altered or newer archive before writing anything', SLOW, async () => {
 		const file = path.join(temp.dir, 'good.backup')
 		await writeBackup(site.platform, file)
 		const bytes = fs.readFileSync(file)
@@ -199,7 +202,7 @@ describe('backup and restore', () => {
 		}
 	})
 
-	it('runs again after an interruption, and refuses a target holding other files', async () => {
+	it('runs again after an interruption, and refuses a target holding other files', SLOW, async () => {
 		const file = path.join(temp.dir, 'resume.backup')
 		const summary = await writeBackup(site.platform, file)
 		const target = await freshTarget()
@@ -252,7 +255,7 @@ describe('backup and restore', () => {
 })
 
 describe.runIf(databaseKind() === 'pglite')('the embedded database while the server holds it', () => {
-	it('backs up through the running server, and refuses to restore or move', async () => {
+	it('backs up through the running server, and refuses to restore or move', SLOW, async () => {
 		const { env } = site.platform
 		const stop = await startControlSocket({ ...site.platform, dataDir: env.DATA_DIR })
 		try {

@@ -53,7 +53,7 @@ describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site'
 		temp?.dispose()
 	})
 
-	it('backs itself up at start into BACKUP_DIR', async () => {
+	it('backs itself up at start into BACKUP_DIR', { timeout: 90_000 }, async () => {
 		const dir = path.join(temp.dir, 'auto')
 		const deadline = Date.now() + 60_000
 		while (listBackups(dir).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
@@ -61,7 +61,7 @@ describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site'
 		expect(fs.statSync(path.join(dir, listBackups(dir)[0]!)).mode & 0o077).toBe(0)
 	})
 
-	it('npm run backup asks the running server, and the archive restores into a new folder', async () => {
+	it('npm run backup asks the running server, and the archive restores into a new folder', { timeout: 180_000 }, async () => {
 		// Something to find again: an account made through the site.
 		const email = 'sauvegarde@exemple.fr'
 		const signup = await fetch(`${server.origin}/auth/signup`, {
@@ -87,7 +87,7 @@ describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site'
 		expect((await fetch(`${server.origin}/readyz`)).status).toBe(200)
 	})
 
-	it('npm run move-to-postgres and npm run restore refuse while the server holds the folder', async () => {
+	it('npm run move-to-postgres and npm run restore refuse while the server holds the folder', { timeout: 90_000 }, async () => {
 		const move = await cli(['move-to-postgres'], {
 			DATA_DIR: database.dataDir,
 			DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/band_test_never_created',

@@ -85,7 +85,7 @@ describe.runIf(databaseKind() === 'pglite')('moving an embedded site to PostgreS
 		await s3?.close()
 	})
 
-	it('refuses while the embedded server holds the folder, then moves and counts every row and file', async () => {
+	it('refuses while the embedded server holds the folder, then moves and counts every row and file', { timeout: 180_000 }, async () => {
 		await expect(moveToPostgres(env())).rejects.toBeInstanceOf(SiteRunningError)
 		const localFiles = await fileDigests(site.platform.storage)
 		await closePlatform()

@@ -169,8 +169,10 @@ export async function restoreSite(env: SiteEnv, file: string, progress: (message
 	}
 
 	// Migrations newer than the archive, if this version has any, run now (as at every start).
-	const upgraded = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-	await upgraded.close()
+	if (level < knownMigrations().length) {
+		const upgraded = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+		await upgraded.close()
+	}
 	return { tables, files: stored.length, migrationsInArchive: level, migrationsNow: knownMigrations().length }
 }
 
