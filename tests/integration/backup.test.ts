@@ -4,6 +4,7 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '#app/platform/db/client.server.ts'
+import { setlist, setlistItem, song } from '#app/platform/db/schema.ts'
 import { ArchiveError, createArchiveWriter, readArchive } from '#app/platform/ops/archive.server.ts'
 import { knownMigrations, siteTables, writeBackup } from '#app/platform/ops/backup.server.ts'
 import { requestBackup, startControlSocket } from '#app/platform/ops/control.server.ts'
@@ -88,7 +89,20 @@ beforeAll(async () => {
 		await storage.put(`originals/${cover.id}.jpg`, randomBytes(5000), { contentType: 'image/jpeg' })
 		await insertEvent(db, { title: `Concert n° ${i + 1} — « Été »`, startsAt: daysFrom(10 + i), coverId: cover.id })
 	}
-	await insertEvent(db, { title: 'Brouillon', startsAt: daysFrom(40), published: false, publishedAt: null })
+	const draft = await insertEvent(db, { title: 'Brouillon', startsAt: daysFrom(40), published: false, publishedAt: null })
+	// A set list for that draft: rows of three more tables, linked by foreign keys.
+	await db.insert(song).values([
+		{ id: 'song-1', title: 'Ouverture', durationSeconds: 215, musicalKey: 'Mi mineur', tempo: 128 },
+		{ id: 'song-2', title: 'La « dernière »', originalArtist: 'Reprise', durationSeconds: 190 },
+	])
+	await db.insert(setlist).values({ id: 'setlist-1', name: 'Tournée d’été', eventId: draft })
+	await db.insert(setlistItem).values([
+		{ id: 'item-1', setlistId: 'setlist-1', position: 0, kind: 'set', label: 'Premier set' },
+		{ id: 'item-2', setlistId: 'setlist-1', position: 1, kind: 'song', songId: 'song-1' },
+		{ id: 'item-3', setlistId: 'setlist-1', position: 2, kind: 'encore' },
+		{ id: 'item-4', setlistId: 'setlist-1', position: 3, kind: 'song', songId: 'song-2', notes: 'capo 2' },
+	])
+
 	await limits.consume('signInByAddress', '203.0.113.9')
 }, 120_000)
 
@@ -105,6 +119,7 @@ describe('backup and restore', () => {
 		const beforeFiles = await fileDigests(storage)
 		expect(before.user).toHaveLength(2)
 		expect(before.event).toHaveLength(4)
+		expect(before.setlist_item).toHaveLength(4)
 		expect(Object.keys(beforeFiles).length).toBeGreaterThan(10)
 
 		const file = path.join(temp.dir, 'site.backup')
