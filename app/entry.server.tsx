@@ -74,6 +74,8 @@ export { startBackground } from '#app/background.server.ts'
 // …and counts requests and tags their log lines with their id (server/observe.ts).
 export { recordRequest } from '#app/platform/metrics.server.ts'
 export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
+// …and counts page views of the public site once a response is finished (server/page-views.ts).
+export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 
 // Under the development server there is no server/index.ts: start the background work here, once.
 const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }

@@ -11,6 +11,7 @@ export default [
 		route('events', 'routes/public/events.tsx'),
 		route('events/:eventId', 'routes/public/event.tsx'),
 		route('redeem', 'routes/public/redeem.tsx'),
+		route('contact', 'routes/public/contact.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -44,7 +45,11 @@ export default [
 		route('settings/export', 'routes/dashboard/settings-export.ts'),
 		route('contenus/:fileId', 'routes/dashboard/download.ts'),
 		route('admin', 'routes/admin/layout.tsx', [
-			index('routes/admin/overview.tsx'),
+			// The admin's first screen is the stats screen.
+			index('routes/admin/index.ts'),
+			route('stats', 'routes/admin/stats.tsx'),
+			route('messages', 'routes/admin/messages.tsx'),
+			route('messages/:messageId', 'routes/admin/message.tsx'),
 			route('events', 'routes/admin/events.tsx'),
 			// `new`: an event not stored yet (ids are 12 random characters, never « new »)
 			route('events/:eventId', 'routes/admin/event-editor.tsx'),
@@ -78,6 +83,9 @@ export default [
 	route('dashboard/admin/setlist/:setlistId/print', 'routes/admin/setlist/print.tsx'),
 	route('dashboard/admin/setlist/:setlistId/stage', 'routes/admin/setlist/stage.tsx'),
 	route('dashboard/admin/setlist/event/:eventId', 'routes/admin/setlist/event-setlist.ts'),
+	// Admin screens that update while open (server-sent events), and the stats as CSV
+	route('dashboard/admin/live', 'routes/admin/live.ts'),
+	route('dashboard/admin/stats.csv', 'routes/admin/stats-csv.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 	// Codes: a campaign's files, a batch's live progress, its CSV and its print sheet (no dashboard frame)

@@ -13,17 +13,19 @@ import pino from 'pino'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
 import { createStaticHandler } from './static-files.ts'
+import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined })
 
 const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
-const platform = build.entry.module as unknown as ObserveHooks & {
-	getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string } }>
-	closePlatform(): Promise<void>
-	startBackground(): Promise<void>
-}
+const platform = build.entry.module as unknown as ObserveHooks &
+	PageViewHook & {
+		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
+		closePlatform(): Promise<void>
+		startBackground(): Promise<void>
+	}
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 let env: Awaited<ReturnType<typeof platform.getPlatform>>['env']
@@ -40,6 +42,9 @@ const observe = createObserver(build, platform)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
 const https = env.SITE_URL.startsWith('https://')
+// Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
+const countPageView =
+	env.PAGE_VIEWS === 'on' ? attachPageViewCounting(platform, (error) => log.warn({ err: error }, 'page view not counted')) : null
 /** No request body is larger than this (the biggest are image uploads, checked again by their route). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 
@@ -62,6 +67,7 @@ const server = http.createServer((req, res) => {
 	const reqId = observe.assignId(req, res, isTrustedProxy(req.socket.remoteAddress ?? ''))
 	let pathname = '/'
 	let kind: 'static' | 'app' | 'refused' = 'refused'
+	countPageView?.(req, res)
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
 		log.info({ reqId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
@@ -109,6 +115,7 @@ async function shutdown(signal: string) {
 	server.close()
 	server.closeIdleConnections()
 	try {
+		await platform.flushPageViews()
 		await platform.closePlatform()
 	} catch (error) {
 		log.error({ err: error }, 'error while closing the database')

@@ -44,14 +44,11 @@ export function SiteFooter(props: { band: { name: string; contactEmail: string |
 						{t('site.footer.navLabel')}
 					</h2>
 					<ul className="mt-3 flex flex-col">
-						{props.band.contactEmail ? (
-							<li>
-								{/* Until the contact form exists, the band's address itself. */}
-								<a href={`mailto:${props.band.contactEmail}`} className={footerLink}>
-									{t('site.footer.contact')}
-								</a>
-							</li>
-						) : null}
+						<li>
+							<Link to="/contact" className={footerLink}>
+								{t('site.footer.contact')}
+							</Link>
+						</li>
 						<li>
 							<Link to="/policies/privacy" className={footerLink}>
 								{t('site.footer.privacy')}

@@ -21,6 +21,10 @@ export const RULES = {
 	redeemByAddressDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
 	redeemByAccount: { points: 10, durationSeconds: 15 * 60 },
 	redeemByAccountDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
+	// A contact message per client address: a person writes a few, a bot is stopped at the sixth.
+	contactByAddress: { points: 5, durationSeconds: 15 * 60 },
+	// Replies to contact messages, per admin account.
+	contactReplyByAccount: { points: 60, durationSeconds: 60 * 60 },
 } as const satisfies Record<string, { points: number; durationSeconds: number }>
 
 export type RuleName = keyof typeof RULES

@@ -274,3 +274,6 @@ export const setlistItem = pgTable(
 	(t) => [index('setlist_item_setlist_position_idx').on(t.setlistId, t.position), index('setlist_item_song_idx').on(t.songId)],
 )
 export * from './codes-schema.ts'
+
+// Contact messages and audience figures (features/contact, features/stats).
+export * from './contact-schema.ts'

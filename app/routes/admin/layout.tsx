@@ -19,7 +19,8 @@ export default function AdminLayout() {
 				label={t('admin.nav.label')}
 				className="mb-6"
 				items={[
-					{ to: '/dashboard/admin', label: t('admin.nav.overview'), end: true },
+					{ to: '/dashboard/admin/stats', label: t('admin.nav.stats') },
+					{ to: '/dashboard/admin/messages', label: t('admin.nav.messages') },
 					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
 					{ to: '/dashboard/admin/setlist', label: t('setlist.nav.admin') },
 					{ to: '/dashboard/admin/codes', label: t('admin.nav.codes') },

@@ -1,0 +1,88 @@
+import { isbot } from 'isbot'
+
+/*
+ * Which requests are page views, and what is kept of them: the page's path, the referring site's
+ * domain (not its address) and the UTM source. Nothing that identifies a visitor: no cookie is
+ * read or set, no address or user agent is kept.
+ */
+export interface ViewedPage {
+	path: string
+	referrer: string
+	utmSource: string
+}
+
+export interface RequestFacts {
+	method: string
+	/** The request target as received (path and query). */
+	url: string
+	status: number
+	contentType: string | undefined
+	headers: {
+		accept?: string
+		'sec-fetch-dest'?: string
+		'sec-fetch-mode'?: string
+		'sec-purpose'?: string
+		purpose?: string
+		'x-moz'?: string
+		'user-agent'?: string
+		referer?: string
+	}
+}
+
+/** Areas that are not the public site (accounts, admin, API, files). */
+const PRIVATE_PREFIXES = ['/dashboard', '/auth', '/api', '/files', '/media', '/healthz']
+const PATH_MAX = 200
+const DOMAIN_MAX = 100
+const UTM_MAX = 50
+
+export function isPublicPath(path: string): boolean {
+	return !PRIVATE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) && !path.endsWith('.data')
+}
+
+/** The page view this response is, or null when it is not one to count. `siteHost` is the site's own host. */
+export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | null {
+	if (facts.method !== 'GET') return null
+	if (facts.status !== 200 && facts.status !== 304) return null
+	const { headers } = facts
+	// A document: the browser says so (Sec-Fetch-Dest), or, for older clients, an HTML answer to a request that accepts HTML.
+	const dest = headers['sec-fetch-dest']
+	if (dest !== undefined && dest !== 'document') return null
+	if (dest === undefined && !headers.accept?.includes('text/html')) return null
+	if (facts.status === 200 && !facts.contentType?.startsWith('text/html')) return null
+	// Prefetches and prerenders are not views.
+	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
+	const userAgent = headers['user-agent']
+	if (!userAgent || isbot(userAgent)) return null
+
+	let url: URL
+	try {
+		url = new URL(facts.url, 'http://site.invalid')
+	} catch {
+		return null
+	}
+	let path = url.pathname
+	if (path.length > 1) path = path.replace(/\/+$/, '')
+	if (!isPublicPath(path) || path.length > PATH_MAX) return null
+	return { path, referrer: referringDomain(headers.referer, siteHost), utmSource: utmSourceOf(url.searchParams.get('utm_source')) }
+}
+
+/** The referring site's domain without « www. », or '' (none, our own site, or unreadable). */
+export function referringDomain(referer: string | undefined, siteHost: string): string {
+	if (!referer) return ''
+	try {
+		const url = new URL(referer)
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return ''
+		const host = url.hostname.toLowerCase().replace(/^www\./, '')
+		if (host === siteHost.toLowerCase().replace(/^www\./, '')) return ''
+		return host.slice(0, DOMAIN_MAX)
+	} catch {
+		return ''
+	}
+}
+
+/** `utm_source`, lower-cased, letters, digits and . _ - only, or '' */
+export function utmSourceOf(value: string | null): string {
+	if (!value) return ''
+	const clean = value.trim().toLowerCase().slice(0, UTM_MAX)
+	return /^[a-z0-9._-]+$/.test(clean) ? clean : ''
+}

@@ -1,0 +1,45 @@
+import type http from 'node:http'
+
+/*
+ * Audience figures: once a response is finished, the app's hook decides whether it was a page view
+ * of the public site and counts it in memory (app/features/stats/count-page-view.server.ts). Every
+ * response passes here, the ones the anonymous page cache serves included, as long as this is
+ * attached at the top of the request handler. Nothing is awaited by the response.
+ */
+export interface PageViewHook {
+	countPageView(facts: {
+		method: string
+		url: string
+		status: number
+		contentType: string | undefined
+		headers: Record<string, string | undefined>
+		cookie?: string
+	}): Promise<void>
+	flushPageViews(): Promise<void>
+}
+
+const HEADERS = ['accept', 'sec-fetch-dest', 'sec-fetch-mode', 'sec-purpose', 'purpose', 'x-moz', 'user-agent', 'referer'] as const
+
+export function attachPageViewCounting(hook: PageViewHook, onError: (error: unknown) => void) {
+	return (req: http.IncomingMessage, res: http.ServerResponse) => {
+		if (req.method !== 'GET') return
+		res.once('finish', () => {
+			const headers: Record<string, string | undefined> = {}
+			for (const name of HEADERS) {
+				const value = req.headers[name]
+				headers[name] = Array.isArray(value) ? value[0] : value
+			}
+			const type = res.getHeader('content-type')
+			hook
+				.countPageView({
+					method: req.method ?? 'GET',
+					url: req.url ?? '/',
+					status: res.statusCode,
+					contentType: typeof type === 'string' ? type : undefined,
+					headers,
+					cookie: req.headers.cookie,
+				})
+				.catch(onError)
+		})
+	}
+}
