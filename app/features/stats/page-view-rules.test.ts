@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { pageViewOf, referringDomain, utmSourceOf, type RequestFacts } from './page-view-rules.ts'
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+const SITE = 'groupe.example'
+
+function facts(overrides: Partial<RequestFacts> = {}, headers: RequestFacts['headers'] = {}): RequestFacts {
+	return {
+		method: 'GET',
+		url: '/',
+		status: 200,
+		contentType: 'text/html; charset=utf-8',
+		...overrides,
+		headers: { accept: 'text/html,application/xhtml+xml', 'sec-fetch-dest': 'document', 'user-agent': FIREFOX, ...headers },
+	}
+}
+
+describe('what counts as a page view', () => {
+	it('counts a browser opening a public page, with the referring domain and the UTM source', () => {
+		expect(
+			pageViewOf(
+				facts({ url: '/events/abc123/?utm_source=Instagram&fbclid=xyz' }, { referer: 'https://www.instagram.com/p/123?igsh=secret' }),
+				SITE,
+			),
+		).toEqual({ path: '/events/abc123', referrer: 'instagram.com', utmSource: 'instagram' })
+	})
+
+	it('leaves out bots, prefetches, data requests, private areas, errors and non-pages', () => {
+		expect(pageViewOf(facts({}, { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({}, { 'user-agent': undefined }), SITE)).toBeNull()
+		expect(pageViewOf(facts({}, { 'sec-purpose': 'prefetch;prerender' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({}, { purpose: 'prefetch' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({}, { 'sec-fetch-dest': 'empty' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ url: '/events.data' }), SITE)).toBeNull()
+		for (const url of ['/dashboard', '/dashboard/admin/stats', '/auth/signin', '/api/me', '/media/x.webp'])
+			expect(pageViewOf(facts({ url }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ status: 404 }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ status: 302 }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ method: 'POST' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ contentType: 'application/json' }), SITE)).toBeNull()
+	})
+
+	it('counts an older browser without Sec-Fetch-Dest when it asks for HTML, and a revalidated page (304)', () => {
+		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined }), SITE)).toMatchObject({ path: '/' })
+		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined, accept: '*/*' }), SITE)).toBeNull()
+		expect(pageViewOf(facts({ status: 304, contentType: undefined }), SITE)).toMatchObject({ path: '/' })
+	})
+
+	it('keeps only a domain: none for the site itself or odd referrers, and a clean UTM source', () => {
+		expect(referringDomain('https://groupe.example/events', SITE)).toBe('')
+		expect(referringDomain('https://www.groupe.example/', SITE)).toBe('')
+		expect(referringDomain('android-app://com.google.android.gm/', SITE)).toBe('')
+		expect(referringDomain('pas une adresse', SITE)).toBe('')
+		expect(utmSourceOf('Newsletter_Mars')).toBe('newsletter_mars')
+		expect(utmSourceOf('<script>')).toBe('')
+		expect(utmSourceOf('a'.repeat(500))).toHaveLength(50)
+	})
+})

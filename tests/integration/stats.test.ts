@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto'
+import { eq, like } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+import { parisDay } from '#app/features/stats/paris-day.ts'
+import { STATS_TOPIC } from '#app/features/stats/topics.ts'
+import { contactMessage, pageViewDaily, user } from '#app/platform/db/schema.ts'
+import { startRealtime } from '#app/platform/realtime.server.ts'
+import * as adminIndex from '#app/routes/admin/index.ts'
+import * as live from '#app/routes/admin/live.ts'
+import * as csv from '#app/routes/admin/stats-csv.ts'
+import * as stats from '#app/routes/admin/stats.tsx'
+import * as signup from '#app/routes/auth/signup.tsx'
+import { databaseKind } from '../support/database.ts'
+import { insertEvent, daysFrom } from '../support/events.ts'
+import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
+import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
+
+/*
+ * Audience figures and the stats screen on a real database: page views counted as the HTTP server
+ * reports them, written in batches; the screen's sources, ranges, CSV export and live stream.
+ */
+const kind = databaseKind()
+const PASSWORD = 'cheval agrafe pile correcte'
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+
+let env: TestPlatform
+beforeAll(async () => {
+	env = await startTestPlatform()
+})
+afterAll(async () => {
+	await env?.stop()
+})
+
+const db = () => env.platform.database.db
+
+async function person(role: 'admin' | 'user'): Promise<string> {
+	const email = `${role}-${randomUUID().slice(0, 8)}@exemple.fr`
+	const result = await outcome(
+		await signup.action(
+			routeArgs(formPost('/auth/signup', { name: 'Quelqu’un', email, password: PASSWORD, acceptPrivacy: 'on' }), '/auth/signup'),
+		),
+	)
+	if (role === 'admin') await db().update(user).set({ role: 'admin' }).where(eq(user.email, email))
+	return cookieFrom(result.headers)
+}
+
+/** A finished response as the HTTP server reports it to the counting hook. */
+function view(url: string, headers: Record<string, string | undefined> = {}, cookie?: string) {
+	return countPageView({
+		method: 'GET',
+		url,
+		status: 200,
+		contentType: 'text/html; charset=utf-8',
+		headers: { accept: 'text/html', 'sec-fetch-dest': 'document', 'user-agent': FIREFOX, ...headers },
+		cookie,
+	})
+}
+
+const screen = (query: string, cookie: string) =>
+	stats.loader(routeArgs(get(`/dashboard/admin/stats?${query}`, { cookie }), '/dashboard/admin/stats'))
+
+type Results = {
+	id: string
+	series: { key: string; total: number; daily: number[] }[]
+	figures: { key: string; value: number }[]
+	rankings: { key: string; rows: { label: string; value: number }[] }[]
+}[]
+
+describe(`audience figures on ${kind}`, () => {
+	it('counts views of public pages in memory and writes them per day, page, referring domain and UTM source', async () => {
+		const adminCookie = await person('admin')
+		const memberCookie = await person('user')
+		const eventId = await insertEvent(db(), {
+			title: 'Concert au Chabada',
+			startsAt: daysFrom(10),
+			published: true,
+			venueName: 'Le Chabada',
+			city: 'Angers',
+		})
+		for (let i = 0; i < 3; i++) await view(`/events/${eventId}?utm_source=Instagram`, { referer: 'https://l.instagram.com/?u=abc' })
+		await view('/', { referer: 'https://www.google.fr/' })
+		await view('/', {}, memberCookie)
+		// Left out: a bot, a prefetch, the admin's own visit, a private page.
+		await view('/', { 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' })
+		await view('/', { 'sec-purpose': 'prefetch' })
+		await view(`/events/${eventId}`, {}, adminCookie)
+		await view('/dashboard/settings', {}, memberCookie)
+
+		// Nothing is written until the batch is flushed.
+		expect(await db().select().from(pageViewDaily).where(like(pageViewDaily.path, '/events/%'))).toEqual([])
+		await flushPageViews()
+		const rows = await db().select().from(pageViewDaily)
+		const today = parisDay()
+		expect(rows).toEqual(
+			expect.arrayContaining([
+				{ day: today, path: `/events/${eventId}`, referrer: 'l.instagram.com', utmSource: 'instagram', views: 3 },
+				{ day: today, path: '/', referrer: 'google.fr', utmSource: '', views: 1 },
+				{ day: today, path: '/', referrer: '', utmSource: '', views: 1 },
+			]),
+		)
+		expect(rows).toHaveLength(3)
+
+		// A second batch adds to the same rows.
+		await view('/', { referer: 'https://www.google.fr/search' })
+		await flushPageViews()
+		const [google] = await db().select().from(pageViewDaily).where(eq(pageViewDaily.referrer, 'google.fr'))
+		expect(google?.views).toBe(2)
+
+		// The stats screen shows them: totals, today's bar, top pages, referrers, campaigns and the event by its title.
+		const page = await outcome(await screen('periode=7', adminCookie))
+		const results = (page.body as { results: Results }).results
+		const audience = results.find((r) => r.id === 'audience')!
+		expect(audience.series[0]).toMatchObject({ key: 'audience.views', total: 6 })
+		expect(audience.series[0]!.daily.at(-1)).toBe(6)
+		const ranking = (key: string) => audience.rankings.find((r) => r.key === key)!.rows
+		expect(ranking('audience.pages')).toEqual([
+			// Ties in path order.
+			{ label: '/', value: 3, href: '/' },
+			{ label: `/events/${eventId}`, value: 3, href: `/events/${eventId}` },
+		])
+		expect(ranking('audience.referrers')).toEqual([
+			{ label: 'l.instagram.com', value: 3 },
+			{ label: 'google.fr', value: 2 },
+		])
+		expect(ranking('audience.utm')).toEqual([{ label: 'instagram', value: 3 }])
+		const events = results.find((r) => r.id === 'events')!
+		expect(events.series[0]?.total).toBe(3)
+		expect(events.rankings[0]!.rows[0]).toMatchObject({ label: expect.stringContaining('Concert au Chabada'), value: 3 })
+		expect(events.figures[0]).toMatchObject({ key: 'events.upcoming', value: 1 })
+	})
+})
+
+describe(`the stats screen on ${kind}`, () => {
+	it('is where /dashboard/admin leads, for admins only', async () => {
+		const adminCookie = await person('admin')
+		const memberCookie = await person('user')
+		const opened = await thrown(() => adminIndex.loader(routeArgs(get('/dashboard/admin', { cookie: adminCookie }), '/dashboard/admin')))
+		expect(opened.status).toBe(302)
+		expect(opened.headers.get('Location')).toBe('/dashboard/admin/stats')
+		for (const run of [
+			() => adminIndex.loader(routeArgs(get('/dashboard/admin', { cookie: memberCookie }), '/dashboard/admin')),
+			() => screen('periode=30', memberCookie),
+			() => csv.loader(routeArgs(get('/dashboard/admin/stats.csv', { cookie: memberCookie }), '/dashboard/admin/stats.csv')),
+			() => live.loader(routeArgs(get('/dashboard/admin/live', { cookie: memberCookie }), '/dashboard/admin/live')),
+		]) {
+			expect((await thrown(run)).status).toBe(403)
+		}
+	})
+
+	it('counts members and contact messages per day, and answers a reversed or ten-year period in French', async () => {
+		const adminCookie = await person('admin')
+		await db()
+			.insert(contactMessage)
+			.values({ id: randomUUID(), name: 'Lou', email: 'lou@exemple.fr', subject: 'presse', body: 'Bonjour à vous tous !' })
+		const page = await outcome(await screen('periode=30', adminCookie))
+		const results = (page.body as { results: Results }).results
+		const members = results.find((r) => r.id === 'members')!
+		expect(members.series[0]!.daily).toHaveLength(30)
+		expect(members.series[0]!.daily.at(-1)).toBeGreaterThanOrEqual(1)
+		const contact = results.find((r) => r.id === 'contact')!
+		expect(contact.series[0]!.daily.at(-1)).toBeGreaterThanOrEqual(1)
+		expect(contact.figures.find((f) => f.key === 'contact.unread')!.value).toBeGreaterThanOrEqual(1)
+
+		const reversed = await outcome(await screen('periode=perso&du=2026-05-10&au=2026-05-01', adminCookie))
+		expect(reversed.status).toBe(200)
+		expect(reversed.body).toMatchObject({
+			error: 'La date de début doit précéder la date de fin.',
+			typed: { from: '2026-05-10', to: '2026-05-01' },
+		})
+		const decade = await outcome(await screen('periode=perso&du=2016-01-01&au=2026-01-01', adminCookie))
+		expect((decade.body as { range: { days: string[] }; notice: string }).range.days).toHaveLength(366)
+		expect((decade.body as { notice: string }).notice).toMatch(/366 jours/)
+	})
+
+	it('exports what it shows as CSV', async () => {
+		const cookie = await person('admin')
+		const response = (await csv.loader(
+			routeArgs(get('/dashboard/admin/stats.csv?periode=7', { cookie }), '/dashboard/admin/stats.csv'),
+		)) as Response
+		expect(response.headers.get('Content-Type')).toBe('text/csv; charset=utf-8')
+		expect(response.headers.get('Content-Disposition')).toMatch(
+			/attachment; filename="statistiques-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"/,
+		)
+		const lines = (await response.text()).split('\r\n')
+		expect(lines[0]).toContain('Jour;Audience du site : Pages vues;')
+		expect(lines.filter((line) => /^\d{4}-\d{2}-\d{2};/.test(line))).toHaveLength(7)
+	})
+
+	it('streams a change signal to the open screen, sent from another instance', async () => {
+		const cookie = await person('admin')
+		const controller = new AbortController()
+		const request = new Request(get('/dashboard/admin/live?topic=stats', { cookie }), { signal: controller.signal })
+		const response = (await live.loader(routeArgs(request, '/dashboard/admin/live'))) as Response
+		expect(response.headers.get('Content-Type')).toBe('text/event-stream; charset=utf-8')
+		const reader = response.body!.getReader()
+		let text = ''
+		const decoder = new TextDecoder()
+		const readUntil = async (needle: string) => {
+			while (!text.includes(needle)) {
+				const { value, done } = await reader.read()
+				if (done) throw new Error('stream ended')
+				text += decoder.decode(value)
+			}
+		}
+		await readUntil('event: ready')
+		// Another instance on the same database (on PGlite, the same one: there is only one process).
+		const other = kind === 'postgres' ? await startRealtime(env.platform.database, env.platform.logger) : env.platform.realtime
+		try {
+			await vi.waitFor(async () => {
+				await other.publish(STATS_TOPIC, { source: 'contact' })
+				await readUntil('event: changed')
+			}, 10_000)
+			expect(text).toContain('data: {"source":"contact"}')
+		} finally {
+			controller.abort()
+			if (other !== env.platform.realtime) await other.close()
+		}
+	})
+})
