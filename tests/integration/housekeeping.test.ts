@@ -2,7 +2,7 @@ import { asc } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { purgeExpired, RETENTION } from '#app/features/accounts/housekeeping.server.ts'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
-import { outboxMail, rateLimit, session, user, verification } from '#app/platform/db/schema.ts'
+import { outboxMail, rateLimit, session, user, verification, contactMessage, contactReply, pageViewDaily } from '#app/platform/db/schema.ts'
 import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 
 /*
@@ -75,8 +75,39 @@ describe(`housekeeping on ${kind}`, () => {
 			{ key: 'claimByAddress:203.0.113.10', points: 1, expire: null },
 		])
 
+		await db.insert(contactMessage).values([
+			{
+				id: 'c-old',
+				name: 'Ancien',
+				email: 'a@exemple.fr',
+				subject: 'autre',
+				body: 'Vieux message',
+				createdAt: ago((RETENTION.contactMessageDays + 1) * DAY),
+			},
+			{ id: 'c-fresh', name: 'Récent', email: 'r@exemple.fr', subject: 'booking', body: 'Message récent', createdAt: ago(3 * DAY) },
+		])
+		await db.insert(contactReply).values({ id: 'r-old', messageId: 'c-old', body: 'Réponse', authorName: 'Régie' })
+		const dayAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10)
+		const monthsDays = Math.ceil(RETENTION.pageViewMonths * 30.5)
+		await db.insert(pageViewDaily).values([
+			{ day: dayAgo(monthsDays + 5), path: '/', views: 4 },
+			{ day: dayAgo(monthsDays + 5), path: '/events', views: 2 },
+			{ day: dayAgo(monthsDays - 40), path: '/', views: 7 },
+		])
+
 		const report = await purgeExpired(db)
-		expect(report).toEqual({ sessions: 2, verifications: 1, mailBodies: 2, mailRecords: 2, rateLimits: 2 })
+		expect(report).toEqual({
+			sessions: 2,
+			verifications: 1,
+			mailBodies: 2,
+			mailRecords: 2,
+			rateLimits: 2,
+			contactMessages: 1,
+			pageViewDays: 1,
+		})
+		expect((await db.select({ id: contactMessage.id }).from(contactMessage)).map((r) => r.id)).toEqual(['c-fresh'])
+		expect(await db.select().from(contactReply)).toEqual([])
+		expect((await db.select({ views: pageViewDaily.views }).from(pageViewDaily)).map((r) => r.views)).toEqual([7])
 
 		expect((await db.select({ id: session.id }).from(session)).map((r) => r.id)).toEqual(['s-fresh'])
 		expect((await db.select({ id: verification.id }).from(verification)).map((r) => r.id)).toEqual(['v-fresh'])
@@ -107,6 +138,14 @@ describe(`housekeeping on ${kind}`, () => {
 		expect(await db.select({ id: user.id }).from(user)).toEqual([{ id: 'u1' }])
 
 		// A second run finds nothing more to do.
-		expect(await purgeExpired(db)).toEqual({ sessions: 0, verifications: 0, mailBodies: 0, mailRecords: 0, rateLimits: 0 })
+		expect(await purgeExpired(db)).toEqual({
+			sessions: 0,
+			verifications: 0,
+			mailBodies: 0,
+			mailRecords: 0,
+			rateLimits: 0,
+			contactMessages: 0,
+			pageViewDays: 0,
+		})
 	})
 })

@@ -1,6 +1,6 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { outboxMail, rateLimit, session, verification } from '#app/platform/db/schema.ts'
+import { contactMessage, outboxMail, pageViewDaily, rateLimit, session, verification } from '#app/platform/db/schema.ts'
 
 /**
  * What the site keeps, and for how long. The privacy policy states the same durations; change
@@ -11,6 +11,10 @@ export const RETENTION = {
 	mailBodyDays: 30,
 	/** A mail's record (address, subject, status). */
 	mailRecordDays: 365,
+	/** A contact message and the replies in its thread, from the day it was received. */
+	contactMessageDays: 365,
+	/** Audience figures (page views per day, page, referring domain, UTM source): 25 months, CNIL's ceiling. */
+	pageViewMonths: 25,
 } as const
 
 export interface PurgeReport {
@@ -19,6 +23,8 @@ export interface PurgeReport {
 	mailBodies: number
 	mailRecords: number
 	rateLimits: number
+	contactMessages: number
+	pageViewDays: number
 }
 
 /** Deletes expired sessions, tokens and limits, and mail content past its retention. */
@@ -37,11 +43,24 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<PurgeRepor
 		.where(and(lt(outboxMail.createdAt, days(RETENTION.mailBodyDays)), or(isNotNull(outboxMail.html), isNotNull(outboxMail.text))))
 		.returning({ id: outboxMail.id })
 	const rateLimits = await db.delete(rateLimit).where(lt(rateLimit.expire, now)).returning({ key: rateLimit.key })
+	// Replies go with their message (on delete cascade).
+	const contactMessages = await db
+		.delete(contactMessage)
+		.where(lt(contactMessage.createdAt, days(RETENTION.contactMessageDays)))
+		.returning({ id: contactMessage.id })
+	const oldestKept = new Date(now)
+	oldestKept.setUTCMonth(oldestKept.getUTCMonth() - RETENTION.pageViewMonths)
+	const pageViewDays = await db
+		.delete(pageViewDaily)
+		.where(lt(pageViewDaily.day, oldestKept.toISOString().slice(0, 10)))
+		.returning({ day: pageViewDaily.day })
 	return {
 		sessions: sessions.length,
 		verifications: verifications.length,
 		mailBodies: mailBodies.length,
 		mailRecords: mailRecords.length,
 		rateLimits: rateLimits.length,
+		contactMessages: contactMessages.length,
+		pageViewDays: new Set(pageViewDays.map((row) => row.day)).size,
 	}
 }

@@ -30,6 +30,10 @@ function values(siteUrl: string): Record<string, string> {
 		codeReservationHours: String(CODE_RETENTION.reservationHours),
 		codeAttemptDays: String(CODE_RETENTION.attemptDays),
 		codeDownloadDays: String(CODE_RETENTION.downloadDays),
+		contactMonths: String(Math.round(RETENTION.contactMessageDays / 30.4)),
+		contactLimit: String(RULES.contactByAddress.points),
+		contactLimitMinutes: String(RULES.contactByAddress.durationSeconds / 60),
+		audienceMonths: String(RETENTION.pageViewMonths),
 	}
 }
 
