@@ -46,7 +46,7 @@ export default [
 		route('contenus/:fileId', 'routes/dashboard/download.ts'),
 		route('admin', 'routes/admin/layout.tsx', [
 			// The admin's first screen is the stats screen.
-			index('routes/admin/index.ts'),
+			index('routes/admin/index.tsx'),
 			route('stats', 'routes/admin/stats.tsx'),
 			route('messages', 'routes/admin/messages.tsx'),
 			route('messages/:messageId', 'routes/admin/message.tsx'),

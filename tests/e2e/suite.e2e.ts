@@ -13,6 +13,7 @@ import { adminSpecs } from './specs/admin.ts'
 import { apiSpecs } from './specs/api.ts'
 import { authSpecs } from './specs/auth.ts'
 import { codeSpecs } from './specs/codes.ts'
+import { contactSpecs } from './specs/contact.ts'
 import { errorSpecs } from './specs/errors.ts'
 import { eventSpecs } from './specs/events.ts'
 import { federatedSpecs } from './specs/federated.ts'
@@ -39,6 +40,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	adminSpecs()
 	setlistSpecs()
 	codeSpecs()
+	contactSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()

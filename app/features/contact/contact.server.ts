@@ -6,6 +6,7 @@ import { formatWait } from '#app/platform/rate-limit.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { notifyBandMail, replyMail, senderCopyMail } from './emails.server.tsx'
 import type { CONTACT_SUBJECTS, ContactInput, ContactSubjectValue } from './form.ts'
+import { MESSAGES_PAGE_SIZE, type MessageFilter } from './inbox.ts'
 
 // The form's list and the table's are the same (the form keeps its own copy, free of database code).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -59,8 +60,6 @@ async function announce(platform: Platform) {
 	)
 }
 
-export type MessageFilter = 'open' | 'unread' | 'handled' | 'all'
-
 export interface MessageSummary {
 	id: string
 	name: string
@@ -71,8 +70,6 @@ export interface MessageSummary {
 	createdAt: string
 	replies: number
 }
-
-export const MESSAGES_PAGE_SIZE = 50
 
 /** The admin's inbox: newest first, open ones (unread and read) by default. */
 export async function listMessages(platform: Platform, filter: MessageFilter, page = 1) {

@@ -60,7 +60,14 @@ export function DailyChart(props: { days: string[]; series: ChartSeries[]; label
 						],
 						series: [
 							{},
-							...series.map((s) => ({ label: s.label, stroke: colour(s.tone), fill: `${colour(s.tone)}cc`, width: 0, paths: bars })),
+							...series.map((s) => ({
+								label: s.label,
+								stroke: colour(s.tone),
+								fill: `${colour(s.tone)}cc`,
+								width: 0,
+								paths: bars,
+								points: { show: false },
+							})),
 						],
 					},
 					[xs, ...series.map((s) => s.daily)],

@@ -39,7 +39,7 @@ export function SourceCharts(props: { days: string[]; series: Series[]; title: s
 				<summary className="inline-flex min-h-11 cursor-pointer items-center font-medium text-muted hover:text-fg">
 					{t('stats.tableToggle', { title: props.title })}
 				</summary>
-				<Table label={t('stats.tableLabel', { title: props.title })} className="mt-2 max-h-96 overflow-y-auto">
+				<Table label={t('stats.tableLabel', { title: props.title })} className="mt-2">
 					<TableHead>
 						<tr>
 							<TableHeader scope="col">{t('stats.day')}</TableHeader>

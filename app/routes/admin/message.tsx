@@ -84,6 +84,8 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
 	const navigation = useNavigation()
 	const [confirmDelete, setConfirmDelete] = useState(false)
 	const [form, fields] = useForm<z.input<typeof ReplySchema>>({
+		// A new reply in the thread gives an empty form (the page stays the same after sending).
+		id: `reponse-${message.id}-${message.replies.length}`,
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
 		shouldRevalidate: 'onInput',
@@ -165,7 +167,7 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
 				</section>
 			) : null}
 
-			<Form method="post" className="mt-8 flex flex-col gap-4" {...getFormProps(form)}>
+			<Form key={form.id} method="post" className="mt-8 flex flex-col gap-4" {...getFormProps(form)}>
 				<input type="hidden" name="intent" value="reply" />
 				<FormError id={form.errorId} errors={form.errors} />
 				<Field

@@ -8,7 +8,8 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
-import { listMessages, MESSAGES_PAGE_SIZE, type MessageFilter } from '#app/features/contact/contact.server.ts'
+import { listMessages } from '#app/features/contact/contact.server.ts'
+import { MESSAGE_FILTERS as FILTERS, MESSAGES_PAGE_SIZE, type MessageFilter } from '#app/features/contact/inbox.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -19,7 +20,6 @@ import { useLiveRevalidation } from '#app/features/stats/use-live.ts'
 /* The admin's inbox of contact messages: to handle first, with the unread count; newest first, pages of 50. */
 
 const LIST = '/dashboard/admin/messages'
-const FILTERS = ['open', 'unread', 'handled', 'all'] as const satisfies readonly MessageFilter[]
 
 function readFilter(value: string | null): MessageFilter {
 	return FILTERS.includes(value as MessageFilter) ? (value as MessageFilter) : 'open'

@@ -1,6 +1,6 @@
 /*
  * The admin area: a member gets a French 403 page and not one byte of admin data, whatever the
- * request; the admin (address in ADMIN_EMAILS, confirmed from the mail) gets the overview.
+ * request; the admin (address in ADMIN_EMAILS, confirmed from the mail) gets the stats screen.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -10,24 +10,17 @@ import { audit } from '../support/axe.ts'
 import { closeAll, newVisitor, visit, waitForPath } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
 
-/** Texts only the admin overview shows: none may reach a member. */
+/** Texts only the admin's stats screen shows: none may reach a member. */
 function adminOnlyTexts(): string[] {
-	return [
-		t('admin.overview.title'),
-		t('admin.overview.members'),
-		t('admin.overview.verified'),
-		t('admin.overview.latestTitle'),
-		admin.name,
-		admin.email,
-	]
+	return [t('stats.title'), t('stats.members.total'), t('stats.members.verified'), t('stats.audience.topPages'), admin.name, admin.email]
 }
 
 function assertNoAdminData(body: string, what: string) {
 	for (const text of adminOnlyTexts()) {
 		assert.ok(!body.includes(text), `${what} contains admin data: « ${text} »`)
 	}
-	// The overview's loader data (member counts, latest sign-ups), in any serialisation.
-	assert.doesNotMatch(body, /"(latest|lastWeek)"/, `${what} carries the admin loader's data`)
+	// The stats screen's loader data (its sources' results), in any serialisation.
+	assert.doesNotMatch(body, /"(results|series|rankings)"/, `${what} carries the admin loader's data`)
 }
 
 export function adminSpecs() {
@@ -70,14 +63,20 @@ export function adminSpecs() {
 			assert.equal(document.status(), 403)
 			assertNoAdminData(await document.text(), 'GET /dashboard/admin')
 
-			for (const path of ['/dashboard/admin.data', '/dashboard/admin.data?_routes=routes%2Fadmin%2Foverview']) {
+			for (const path of [
+				'/dashboard/admin.data',
+				'/dashboard/admin/stats.data',
+				'/dashboard/admin/stats.data?_routes=routes%2Fadmin%2Fstats',
+				'/dashboard/admin/stats.csv',
+				'/dashboard/admin/live?topic=stats',
+			]) {
 				const response = await memberContext.request.get(path, { maxRedirects: 0 })
 				assert.notEqual(response.status(), 200, `GET ${path} as a member answered 200`)
 				assertNoAdminData(await response.text(), `GET ${path}`)
 			}
 		})
 
-		test('the admin listed in ADMIN_EMAILS signs in from a redirect and sees the overview', async () => {
+		test('the admin listed in ADMIN_EMAILS signs in from a redirect and lands on the stats screen', async () => {
 			await adminContext.clearCookies()
 			const page = await adminContext.newPage()
 			await visit(page, '/dashboard/admin')
@@ -85,12 +84,10 @@ export function adminSpecs() {
 			await page.getByLabel('Adresse e-mail').fill(admin.email)
 			await page.getByLabel('Mot de passe').fill(admin.password)
 			await page.getByRole('button', { name: 'Se connecter' }).click()
-			await waitForPath(page, (url) => url.pathname === '/dashboard/admin')
-			await page.getByRole('heading', { level: 1, name: t('admin.overview.title') }).waitFor()
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/stats')
+			await page.getByRole('heading', { level: 1, name: t('stats.title') }).waitFor()
 			const text = await page.locator('main').innerText()
-			assert.ok(text.includes(t('admin.overview.members')), 'the overview shows the member count')
-			assert.ok(text.includes(member.name), 'the latest sign-ups list the member who just joined')
-			await audit(page, 'admin overview')
+			assert.ok(text.includes(t('stats.members.total')), 'the stats screen shows the member count')
 			await page.close()
 		})
 	})

@@ -4,9 +4,11 @@
  * the server, and a clean stop on SIGTERM.
  */
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, test } from 'node:test'
 import { auditReport, audits } from '../support/axe.ts'
-import { closeAll, h } from '../support/harness.ts'
+import { closeAll, h, recordCookies, ROOT } from '../support/harness.ts'
 
 /** The kinds of page the issue wants audited; each must have been visited at least once. */
 const REQUIRED_AUDITS = [
@@ -16,7 +18,12 @@ const REQUIRED_AUDITS = [
 	'sign-in with errors',
 	'sign-up with errors',
 	'dashboard',
-	'admin overview',
+	'admin stats',
+	'admin messages',
+	'admin message',
+	'contact',
+	'contact with errors',
+	'contact (375 px)',
 	'403',
 	'404',
 	// The federated sign-in and the mailed links (federated.ts, mail-links.ts, phone.ts).
@@ -47,6 +54,16 @@ const REQUIRED_AUDITS = [
 	'setlist library',
 	'setlist builder',
 ]
+
+/**
+ * The cookies the cookie policy lists: every `name` in the first column of its table; a name ending
+ * with a dot stands for every cookie that starts with it.
+ */
+function listedCookies(): string[] {
+	const policy = fs.readFileSync(path.join(ROOT, 'content/policies/cookies.md'), 'utf8')
+	const rows = policy.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---') && !line.startsWith('| Nom'))
+	return rows.flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]!))
+}
 
 /** pino lines at level error (50) or fatal (60). */
 function loggedErrors(output: string): string[] {
@@ -87,6 +104,20 @@ export function runChecks() {
 				foreign.map((r) => `${r.method} ${r.url} (${r.type})`),
 				[],
 				`requests left for third parties (${h.requests.length} requests recorded)`,
+			)
+		})
+
+		test('the site set no cookie that the cookie policy does not list', async () => {
+			for (const context of h.contexts) await recordCookies(context)
+			assert.ok(h.cookiesSet.size > 0, 'no cookie was seen at all (the session cookie should have been)')
+			const listed = listedCookies()
+			const unlisted = [...h.cookiesSet].filter(
+				([name]) => !listed.some((entry) => (entry.endsWith('.') ? name.startsWith(entry) : name === entry)),
+			)
+			assert.deepEqual(
+				unlisted.map(([name, where]) => `${name} (first set by ${where})`),
+				[],
+				`cookies missing from content/policies/cookies.md (listed: ${listed.join(', ')})`,
 			)
 		})
 

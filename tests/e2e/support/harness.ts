@@ -13,6 +13,7 @@ import { freePort, startServer, type RunningServer } from './server.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..')
 export const ADMIN_EMAIL = 'admin-e2e@example.test'
+export const CONTACT_EMAIL = 'contact-e2e@example.test'
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const CHROMIUM_ARGS = [
@@ -49,6 +50,8 @@ export interface Harness {
 	problems: string[]
 	/** Documents and fetches the server answered with a 5xx. */
 	serverErrors: string[]
+	/** The name of every cookie the site set (Set-Cookie on any of its responses), with where it was first seen. */
+	cookiesSet: Map<string, string>
 	contexts: Set<BrowserContext>
 }
 
@@ -97,6 +100,8 @@ export async function setUp(): Promise<void> {
 			port,
 			env: {
 				ADMIN_EMAILS: ADMIN_EMAIL,
+				// Where /contact mails its messages.
+				CONTACT_EMAIL: CONTACT_EMAIL,
 				SMTP_URL: mailbox.url,
 				// Each visitor (browser context) comes from its own address through X-Forwarded-For, as
 				// real visitors do, so that the per-address rate limits apply per visitor.
@@ -122,7 +127,18 @@ export async function setUp(): Promise<void> {
 	process.stderr.write(
 		`e2e: ${buildDir} served on ${server.origin} (ready in ${(server.readyMs / 1000).toFixed(1)} s), OpenID provider on ${oidc.origin}, Chromium ${browser.version()}\n`,
 	)
-	state = { server, mailbox, oidc, browser, origin: server.origin, requests: [], problems: [], serverErrors: [], contexts: new Set() }
+	state = {
+		server,
+		mailbox,
+		oidc,
+		browser,
+		origin: server.origin,
+		requests: [],
+		problems: [],
+		serverErrors: [],
+		cookiesSet: new Map(),
+		contexts: new Set(),
+	}
 }
 
 export async function tearDown(): Promise<void> {
@@ -157,6 +173,20 @@ export async function newVisitor(options: BrowserContextOptions = {}): Promise<B
 	})
 	context.on('response', (response) => {
 		if (response.status() >= 500) h.serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
+		if (new URL(response.url()).origin !== h.origin) return
+		void response
+			.headersArray()
+			.then((headers) => {
+				for (const { name, value } of headers) {
+					if (name.toLowerCase() !== 'set-cookie') continue
+					for (const line of value.split('\n')) {
+						const cookie = line.split('=')[0]!.trim()
+						if (cookie && !h.cookiesSet.has(cookie))
+							h.cookiesSet.set(cookie, `${response.request().method()} ${new URL(response.url()).pathname}`)
+					}
+				}
+			})
+			.catch(() => {})
 	})
 	context.on('weberror', (error) => {
 		h.problems.push(`page error: ${error.error().message}`)
@@ -167,7 +197,20 @@ export async function newVisitor(options: BrowserContextOptions = {}): Promise<B
 	})
 	h.contexts.add(context)
 	context.on('close', () => h.contexts.delete(context))
+	// The cookies still in the jar when the visitor leaves (the response listener above can miss a
+	// response whose page closed before its headers were read).
+	const close = context.close.bind(context)
+	context.close = async (options) => {
+		await recordCookies(context)
+		return close(options)
+	}
 	return context
+}
+
+/** Notes the cookies this context holds for the site (see Harness.cookiesSet). */
+export async function recordCookies(context: BrowserContext): Promise<void> {
+	const cookies = await context.cookies(h.origin).catch(() => [])
+	for (const cookie of cookies) if (!h.cookiesSet.has(cookie.name)) h.cookiesSet.set(cookie.name, 'a visitor’s cookie jar')
 }
 
 export async function closeAll(...contexts: BrowserContext[]): Promise<void> {
