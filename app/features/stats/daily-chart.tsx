@@ -35,7 +35,11 @@ export function DailyChart(props: { days: string[]; series: ChartSeries[]; label
 				const muted = styles.getPropertyValue('--color-muted').trim() || '#888'
 				const line = styles.getPropertyValue('--color-line').trim() || '#333'
 				const xs = days.map((day) => Date.parse(`${day}T12:00:00Z`) / 1000)
-				const bars = uPlot.paths.bars!({ size: [series.length > 1 ? 0.8 : 0.7, 40], align: 0 })
+				// One series: a bar centred on its day; two: side by side, left and right of the day.
+				const barsFor = (index: number) =>
+					series.length > 1
+						? uPlot.paths.bars!({ size: [0.4, 20], align: index === 0 ? -1 : 1 })
+						: uPlot.paths.bars!({ size: [0.7, 40], align: 0 })
 				const dayLabel = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'UTC' })
 				const axis = {
 					stroke: muted,
@@ -60,12 +64,12 @@ export function DailyChart(props: { days: string[]; series: ChartSeries[]; label
 						],
 						series: [
 							{},
-							...series.map((s) => ({
+							...series.map((s, index) => ({
 								label: s.label,
 								stroke: colour(s.tone),
 								fill: `${colour(s.tone)}cc`,
 								width: 0,
-								paths: bars,
+								paths: barsFor(index),
 								points: { show: false },
 							})),
 						],
