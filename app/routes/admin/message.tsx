@@ -47,8 +47,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const secure = platform.env.SITE_URL.startsWith('https://')
 	if (intent === 'handled' || intent === 'reopen') {
 		if (!(await setHandled(platform, params.messageId, intent === 'handled'))) return redirect(LIST)
-		const key = intent === 'handled' ? 'contact.admin.flash.handled' : 'contact.admin.flash.reopened'
-		return redirectWithFlash(intent === 'handled' ? LIST : here, { type: 'success', key }, { secure })
+		if (intent === 'handled') return redirectWithFlash(LIST, { type: 'success', key: 'contact.admin.flash.handled' }, { secure })
+		return redirectWithFlash(here, { type: 'success', key: 'contact.admin.flash.reopened' }, { secure })
 	}
 	if (intent === 'delete') {
 		await deleteMessage(platform, params.messageId)
