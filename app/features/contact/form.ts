@@ -15,6 +15,8 @@ export const CONTACT_MESSAGE_MIN = 10
 export const CONTACT_MESSAGE_MAX = 5_000
 export const CONTACT_REPLY_MAX = 10_000
 
+// Control characters (line breaks included) are exactly what must not reach a mail header.
+// oxlint-disable-next-line no-control-regex
 const singleLine = /^[^\r\n\u0000-\u001f\u007f]*$/
 
 export const ContactSchema = z.object({
