@@ -4,7 +4,9 @@ import type http from 'node:http'
  * Audience figures: once a response is finished, the app's hook decides whether it was a page view
  * of the public site and counts it in memory (app/features/stats/count-page-view.server.ts). Every
  * response passes here, the ones the anonymous page cache serves included, as long as this is
- * attached at the top of the request handler. Nothing is awaited by the response.
+ * attached at the top of the request handler. Nothing is awaited by the response. A response's
+ * Content-Type is read with getHeader(): set it with setHeader() (a header given to writeHead()
+ * alone cannot be read back, and the request's own headers then decide).
  */
 export interface PageViewHook {
 	countPageView(facts: {

@@ -44,6 +44,7 @@ describe('what counts as a page view', () => {
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined }), SITE)).toMatchObject({ path: '/' })
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined, accept: '*/*' }), SITE)).toBeNull()
 		expect(pageViewOf(facts({ status: 304, contentType: undefined }), SITE)).toMatchObject({ path: '/' })
+		expect(pageViewOf(facts({ contentType: undefined }), SITE)).toMatchObject({ path: '/' })
 	})
 
 	it('keeps only a domain: none for the site itself or odd referrers, and a clean UTM source', () => {

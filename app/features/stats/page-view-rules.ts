@@ -48,7 +48,8 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	const dest = headers['sec-fetch-dest']
 	if (dest !== undefined && dest !== 'document') return null
 	if (dest === undefined && !headers.accept?.includes('text/html')) return null
-	if (facts.status === 200 && !facts.contentType?.startsWith('text/html')) return null
+	// Not a page when the answer says it is something else (a header passed to writeHead() alone is not readable: then the request decides).
+	if (facts.contentType !== undefined && !facts.contentType.startsWith('text/html')) return null
 	// Prefetches and prerenders are not views.
 	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
 	const userAgent = headers['user-agent']
