@@ -19,6 +19,7 @@ import { headerSpecs } from './specs/headers.ts'
 import { mailLinkSpecs } from './specs/mail-links.ts'
 import { phoneSpecs } from './specs/phone.ts'
 import { redirectSpecs } from './specs/redirects.ts'
+import { refusedFormSpecs } from './specs/refused-forms.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
@@ -37,6 +38,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	redirectSpecs()
 	adminSpecs()
 	setlistSpecs()
+	refusedFormSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()
