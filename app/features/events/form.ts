@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/schema.ts'
+import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
 import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
 
 /*

@@ -12,6 +12,7 @@ import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Dialog } from '#app/components/ui/dialog.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
@@ -145,7 +146,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 		return redirectWithFlash(LIST, { type: 'success', key: 'admin.events.flash.deleted', values: { title: deleted.title } })
 	}
 
-	if (!SAVE_INTENTS.includes(intent as SaveIntent)) throw data({ reason: 'unknown-intent' }, { status: 400 })
+	if (!SAVE_INTENTS.includes(intent as SaveIntent)) {
+		// A validation request (Conform's, from a browser asking the server to check a field): answered, never saved.
+		if (formData.has('__intent__')) {
+			return data({ intent: 'save' as const, result: parseWithZod(formData, { schema: EventFormSchema }).reply() }, { status: 400 })
+		}
+		throw data({ reason: 'unknown-intent' }, { status: 400 })
+	}
 	const existing = isNew ? null : await getEventForEditor(db, params.eventId)
 	if (!isNew && !existing) throw data({ reason: 'not-found' }, { status: 404 })
 
@@ -228,7 +235,7 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 		lastResult,
 		constraint: loaderData.constraint,
 		defaultValue: values,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(EventFormSchema),
 	})
 	const sendingIntent =
 		navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : null
@@ -255,8 +262,8 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 		return () => window.removeEventListener('beforeunload', warn)
 	}, [dirty])
 
-	// A refused form: the first field to fix gets the focus (and comes into view).
-	const refused = lastResult?.status === 'error'
+	// A refused form (by the browser's check or by the server): the first field to fix gets the focus.
+	const refused = form.status === 'error'
 	useEffect(() => {
 		if (!refused) return
 		document.querySelector<HTMLElement>('#form-evenement [aria-invalid="true"]')?.focus()

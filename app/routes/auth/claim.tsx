@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { Route } from './+types/claim'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import {
 	failureHeaders,
@@ -250,18 +251,22 @@ type Constraint = Route.ComponentProps['loaderData']['constraint']
 type PasswordField = ReturnType<typeof useForm<{ password: string; confirm: string }>>[1]['password']
 
 /** A new password, typed twice: the reset and the set-up forms share it. */
-function NewPasswordFields(props: { password: PasswordField; confirm: PasswordField }) {
+function NewPasswordFields(props: {
+	password: PasswordField
+	confirm: PasswordField
+	errors: (field: PasswordField) => string[] | undefined
+}) {
 	const { t } = useTranslation()
 	return (
 		<>
 			<Field
 				label={t('auth.fields.newPassword')}
 				hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
-				errors={props.password.errors}
+				errors={props.errors(props.password)}
 			>
 				{(control) => <Input {...getInputProps(props.password, { type: 'password' })} {...control} autoComplete="new-password" />}
 			</Field>
-			<Field label={t('auth.fields.confirmPassword')} errors={props.confirm.errors}>
+			<Field label={t('auth.fields.confirmPassword')} errors={props.errors(props.confirm)}>
 				{(control) => <Input {...getInputProps(props.confirm, { type: 'password' })} {...control} autoComplete="new-password" />}
 			</Field>
 		</>
@@ -275,13 +280,14 @@ function ResetForm(props: { constraint: Constraint; result: Result }) {
 	const [form, fields] = useForm<z.input<typeof ResetSchema>>({
 		lastResult: props.result,
 		constraint: props.constraint ?? undefined,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(props.result)
 	return (
-		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)}>
+		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 			<p className="text-muted">{t('auth.claim.resetPassword.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
-			<NewPasswordFields password={fields.password} confirm={fields.confirm} />
+			<NewPasswordFields password={fields.password} confirm={fields.confirm} errors={edited.errors} />
 			<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
 				{t('auth.claim.resetPassword.submit')}
 			</Button>
@@ -307,19 +313,20 @@ function SetupForm(props: { constraint: Constraint; result: Result }) {
 	const [form, fields] = useForm<z.input<typeof SetupSchema>>({
 		lastResult: props.result,
 		constraint: props.constraint ?? undefined,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(props.result)
 	return (
-		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)}>
+		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 			<p className="text-muted">{t('auth.claim.setup.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
-			<Field label={t('auth.fields.name')} errors={fields.name.errors}>
+			<Field label={t('auth.fields.name')} errors={edited.errors(fields.name)}>
 				{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
 			</Field>
-			<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+			<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
 				{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 			</Field>
-			<NewPasswordFields password={fields.password} confirm={fields.confirm} />
+			<NewPasswordFields password={fields.password} confirm={fields.confirm} errors={edited.errors} />
 			<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
 				{t('auth.claim.setup.submit')}
 			</Button>

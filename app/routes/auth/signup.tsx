@@ -7,6 +7,7 @@ import type { Route } from './+types/signup'
 import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/fields.ts'
@@ -79,32 +80,33 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 	const [form, fields] = useForm<z.input<typeof SignUpSchema>>({
 		lastResult: actionData,
 		constraint: loaderData.constraint,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(actionData)
 	const signinHref = loaderData.redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signin'
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signup.title')}</h1>
 			<p className="mt-3 text-muted">{t('auth.signup.intro')}</p>
-			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 				<FormError id={form.errorId} errors={form.errors} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
-				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={fields.name.errors}>
+				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={edited.errors(fields.name)}>
 					{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
 				</Field>
-				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
 					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 				</Field>
 				<Field
 					label={t('auth.fields.newPassword')}
 					hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
-					errors={fields.password.errors}
+					errors={edited.errors(fields.password)}
 				>
 					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="new-password" />}
 				</Field>
 				<Checkbox
 					{...getInputProps(fields.acceptPrivacy, { type: 'checkbox' })}
-					errors={fields.acceptPrivacy.errors}
+					errors={edited.errors(fields.acceptPrivacy)}
 					label={
 						<>
 							{t('auth.signup.acceptPrivacyBefore')}{' '}

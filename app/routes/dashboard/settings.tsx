@@ -11,6 +11,7 @@ import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Dialog } from '#app/components/ui/dialog.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { deleteAccount } from '#app/features/accounts/account-data.server.ts'
@@ -355,7 +356,7 @@ function ProfileSection({ loaderData, actionData }: SectionProps) {
 		lastResult: resultFor(actionData, 'profile'),
 		constraint: loaderData.constraint.profile,
 		defaultValue: { name: loaderData.profile.name, city: loaderData.profile.city },
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(ProfileSchema),
 	})
 	return (
 		<Section id="profil" title={t('settings.profile.title')} description={t('settings.profile.description')}>
@@ -385,7 +386,7 @@ function EmailSection({ loaderData, actionData }: SectionProps) {
 		id: 'form-adresse',
 		lastResult: resultFor(actionData, 'email'),
 		constraint: loaderData.constraint.email,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(loaderData.hasPassword ? EmailSchema : EmailWithoutPasswordSchema),
 	})
 	const { profile } = loaderData
 	return (
@@ -435,7 +436,7 @@ function PasswordSection({ loaderData, actionData }: SectionProps) {
 		id: 'form-mot-de-passe',
 		lastResult: resultFor(actionData, intent),
 		constraint: loaderData.constraint.password,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(loaderData.hasPassword ? ChangePasswordSchema : SetPasswordSchema),
 	})
 	const text = loaderData.hasPassword
 		? { title: t('settings.password.title'), description: t('settings.password.description'), submit: t('settings.password.submit') }
@@ -633,7 +634,7 @@ function DeleteSection({ loaderData, actionData }: SectionProps) {
 		id: 'form-suppression',
 		lastResult: result,
 		constraint: loaderData.constraint.deletion,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(loaderData.hasPassword ? DeleteSchema : DeleteWithoutPasswordSchema),
 	})
 	return (
 		<Section id="suppression" tone="danger" title={t('settings.delete.title')} description={t('settings.delete.description')}>
