@@ -2,7 +2,7 @@ import { clsx } from 'clsx'
 import { Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
-import type { DateLabel, EventSummary } from '#app/features/events/events.server.ts'
+import type { DateLabel, EventSummary } from '#app/features/events/types.ts'
 import type { EventStatus } from '#app/platform/db/schema.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 

@@ -1,7 +1,6 @@
 /** The seed's i18next settings: one language, one namespace, its detection order and retries. */
 export const FALLBACK_LANGUAGE = 'fr-FR'
 export const SUPPORTED_LANGUAGES = ['fr-FR']
-export const NAMESPACE = 'translation'
 export const LOCALE_PATH = '/locales/{{lng}}/{{ns}}.json'
 
 export const DETECTION = {

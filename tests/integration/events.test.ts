@@ -250,7 +250,7 @@ describe('/events/:eventId', () => {
 		const jsonLdOf = async (id: string) => {
 			const { loaderData } = await openEventPage(id)
 			const tags = eventRoute.meta({ loaderData } as never) as Record<string, unknown>[]
-			return tags.find((tag) => 'script:ld+json' in tag)!['script:ld+json'] as Record<string, any>
+			return tags.find((tag) => 'script:ld+json' in tag)!['script:ld+json'] as Record<string, unknown> & { image: string[] }
 		}
 		const scheduled = await jsonLdOf(ids.scheduled!)
 		expect(scheduled).toMatchObject({

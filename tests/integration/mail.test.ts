@@ -100,6 +100,8 @@ function ticketMail(to: string): OutgoingMail {
 			identity,
 			preview: 'Votre billet pour Lyon.',
 			title: 'À très vite à Lyon !',
+			// Without JSX here, the layout's required `children` is a prop like the others.
+			// oxlint-disable-next-line react/no-children-prop
 			children: createElement(
 				Fragment,
 				null,

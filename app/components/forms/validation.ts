@@ -1,6 +1,6 @@
 import type { Submission, SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { ZodType } from 'zod'
 
 /*
@@ -32,7 +32,12 @@ export const validateOnServer = { shouldValidate: 'onSubmit', shouldRevalidate: 
  */
 export function useEditedFields(lastResult: SubmissionResult<string[]> | null | undefined) {
 	const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set())
-	useEffect(() => setEdited(new Set()), [lastResult])
+	// A new answer from the server: every field shows its messages again (reset while rendering, as React advises).
+	const [answered, setAnswered] = useState(lastResult)
+	if (answered !== lastResult) {
+		setAnswered(lastResult)
+		setEdited(new Set())
+	}
 	return {
 		onInput(event: FormEvent<HTMLFormElement>) {
 			const name = (event.target as HTMLInputElement).name

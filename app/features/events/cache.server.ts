@@ -231,10 +231,3 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache'
 
 /** A draft previewed by an admin: kept nowhere. */
 export const NO_STORE = 'private, no-store'
-
-/** For tests: forget everything, validators included. */
-export function resetEventCacheForTests(): void {
-	invalidateEventCache()
-	renderStamp = undefined
-	buildTime = undefined
-}

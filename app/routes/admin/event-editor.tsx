@@ -626,6 +626,8 @@ function PastDateWarning(props: { startsAt?: string; endsAt?: string; storedStar
 	const start = props.startsAt ? parisWallClockToInstant(props.startsAt) : null
 	const end = props.endsAt ? parisWallClockToInstant(props.endsAt) : null
 	const changed = props.storedStartsAt === null || props.startsAt !== props.storedStartsAt
+	// The warning is about now: reading the clock while rendering is the point (it re-renders as the admin types).
+	// oxlint-disable-next-line react/purity
 	const over = start !== null && (end ?? new Date(start.getTime() + props.defaultDurationMs)).getTime() < Date.now()
 	if (!changed || !over) return null
 	return (
@@ -642,24 +644,22 @@ type DescriptionField = ReturnType<typeof useForm<EventFormInput>>[1]['descripti
 function DescriptionEditor(props: { field: DescriptionField; initialHtml: string; storedValue: string; max: number }) {
 	const { t } = useTranslation()
 	const fetcher = useFetcher<typeof action>()
+	const { submit } = fetcher
 	const value = props.field.value ?? ''
 	const previewed = useRef(props.storedValue)
-	const [html, setHtml] = useState(props.initialHtml)
 
 	useEffect(() => {
 		if (value === previewed.current) return
 		const timer = setTimeout(() => {
 			previewed.current = value
-			void fetcher.submit({ intent: 'preview', description: value }, { method: 'post', defaultShouldRevalidate: false })
+			void submit({ intent: 'preview', description: value }, { method: 'post', defaultShouldRevalidate: false })
 		}, 400)
 		return () => clearTimeout(timer)
-		// Only the text matters: the fetcher is the same one from render to render.
-	}, [value])
+	}, [value, submit])
 
+	// The latest preview the server rendered, else the stored description's.
 	const answer = fetcher.data
-	useEffect(() => {
-		if (answer && 'html' in answer) setHtml(answer.html)
-	}, [answer])
+	const html = answer && 'html' in answer ? answer.html : props.initialHtml
 
 	const length = useMemo(() => value.replace(/\r\n?/g, '\n').length, [value])
 	const counterId = `${props.field.id}-compteur`

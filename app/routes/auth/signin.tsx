@@ -91,7 +91,11 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 				<FormError id={form.errorId} errors={form.errors ?? (loaderData.providerError ? [loaderData.providerError] : undefined)} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
 				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
-					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" autoFocus />}
+					{(control) => (
+						// The page's one task is this form, reached on purpose: the cursor waits in its first field.
+						// oxlint-disable-next-line jsx-a11y/no-autofocus
+						<Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" autoFocus />
+					)}
 				</Field>
 				<Field label={t('auth.fields.password')} errors={edited.errors(fields.password)}>
 					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Download, Laptop, Link2, Smartphone, Trash2 } from 'lucide-react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
@@ -627,9 +627,11 @@ function DeleteSection({ loaderData, actionData }: SectionProps) {
 	const result = resultFor(actionData, 'delete-account')
 	const [open, setOpen] = useState(Boolean(result))
 	// A refusal from the server opens the dialog again, with its messages.
-	useEffect(() => {
+	const [shown, setShown] = useState(result)
+	if (shown !== result) {
+		setShown(result)
 		if (result) setOpen(true)
-	}, [result])
+	}
 	const [form, fields] = useForm<{ confirmation: string; password?: string }>({
 		id: 'form-suppression',
 		lastResult: result,
