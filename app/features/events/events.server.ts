@@ -6,6 +6,7 @@ import type { PublicImage } from '#app/features/media/public-image.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
 
 /*
  * Events as the public site reads them: published only (drafts for an admin's preview), upcoming
@@ -53,7 +54,7 @@ export function isPastEvent(row: { startsAt: Date | string; endsAt: Date | strin
 // ---------------------------------------------------------------------------------------------
 // French dates, Europe/Paris
 
-const TIME_ZONE = 'Europe/Paris'
+const TIME_ZONE = SITE_TIME_ZONE
 const partsFormat = new Intl.DateTimeFormat('fr-FR', {
 	weekday: 'long',
 	day: 'numeric',

@@ -75,6 +75,12 @@ export function isCountryCode(code: string): boolean {
 	}
 }
 
+/** « Belgique » for « be » or « BE »; null for what is not a country (the same check as the form's). */
+export function countryName(code: string | undefined): string | null {
+	const upper = (code ?? '').trim().toUpperCase()
+	return isCountryCode(upper) ? (regionNames.of(upper) ?? null) : null
+}
+
 /** « 48,8566 », « -2.35 », « −0,5 »: a decimal number written the French way or not; null otherwise. */
 export function parseCoordinate(value: string): number | null {
 	const normalised = value.trim().replace(/^[−–]/, '-').replace(',', '.')

@@ -1,7 +1,7 @@
 import { ArrowLeft, CalendarPlus, MapPin, Pencil, Ticket } from 'lucide-react'
 import { createContext, data, Link } from 'react-router'
 import type { Route } from './+types/event'
-import { EventStatusBadge } from '#app/components/event-card.tsx'
+import { EventStatusBadge } from '#app/features/events/status.tsx'
 import { EventCover } from '#app/components/event-cover.tsx'
 import { ShareLink } from '#app/components/share-link.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
