@@ -5,7 +5,10 @@ import { configuredProviders } from '#app/platform/auth.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import type { ActiveSession, SignInMethod } from './types.ts'
 import { describeDevice, parseUserAgent } from './user-agent.ts'
+
+export type { ActiveSession, SignInMethod }
 
 /*
  * The rules behind the member's settings screen: each change goes through Better Auth with the
@@ -179,14 +182,6 @@ export async function setFirstPassword(request: Request, member: { email: string
 	return { ok: true, headers: cookiesOf(answer.response) }
 }
 
-export interface SignInMethod {
-	/** Better Auth's id of the account row (what unlinking names). */
-	id: string
-	providerId: string
-	name: string
-	linkedAt: string
-}
-
 /** A method's name as the member knows it: « E-mail et mot de passe », « Google »… */
 export function methodName(env: Env, providerId: string): string {
 	if (providerId === CREDENTIAL_PROVIDER) return getT()('settings.methods.credential')
@@ -220,17 +215,6 @@ export async function unlinkMethod(request: Request, methodId: string): Promise<
 		return commonFailure(answer)
 	}
 	return { ok: true, headers: cookiesOf(answer.response) }
-}
-
-export interface ActiveSession {
-	id: string
-	createdAt: string
-	lastActiveAt: string
-	device: string | null
-	/** A phone or a tablet (iOS, Android), for the icon. */
-	mobile: boolean
-	ipAddress: string | null
-	current: boolean
 }
 
 /**
