@@ -4,7 +4,7 @@ import { data } from 'react-router'
 import { z } from 'zod'
 import { deleteAccount } from '#app/features/accounts/account-data.server.ts'
 import { failureHeaders, limit } from '#app/features/accounts/auth-actions.server.ts'
-import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
+import { refuseWeakPassword } from '#app/features/accounts/password-policy.server.ts'
 import { updateProfile } from '#app/features/accounts/profile.server.ts'
 import {
 	changePassword,
@@ -128,10 +128,7 @@ export async function settingsAction(request: Request, user: AuthUser, formData:
 		case 'change-password':
 		case 'set-password': {
 			const hide = ['currentPassword', 'newPassword', 'confirm']
-			const schema = (withPassword ? ChangePasswordSchema : SetPasswordSchema).superRefine((value, ctx) => {
-				const weakness = passwordWeakness(value.newPassword, { email: user.email, name: user.name })
-				if (weakness) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: weakness })
-			})
+			const schema = (withPassword ? ChangePasswordSchema : SetPasswordSchema).superRefine(refuseWeakPassword('newPassword', () => user))
 			const submission = parseWithZod(formData, { schema })
 			if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400 })
 			if (limited) return refuse(intent, submission, limited, hide)

@@ -14,7 +14,7 @@ import { emailField, nameField, newPasswordField, redirectToField } from '#app/f
 import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { failureHeaders, signUpWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
-import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
+import { refuseWeakPassword } from '#app/features/accounts/password-policy.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -52,10 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
 	await requireAnonymous(request)
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, {
-		schema: SignUpSchema.superRefine((value, ctx) => {
-			const weakness = passwordWeakness(value.password, { email: value.email, name: value.name })
-			if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness })
-		}),
+		schema: SignUpSchema.superRefine(refuseWeakPassword('password', (value) => value)),
 	})
 	if (submission.status !== 'success') {
 		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
