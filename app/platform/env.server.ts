@@ -52,6 +52,8 @@ const schema = z.object({
 	OIDC_CLIENT_SECRET: z.string().optional(),
 	OIDC_NAME: z.string().trim().max(40).default('OpenID Connect'),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	/** Unset: readable lines in a terminal, one JSON object per line otherwise (a service manager, a container, a file). */
+	LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
 	/** S3-compatible storage instead of DATA_DIR/files: chosen when S3_BUCKET is set (platform/storage). */
 	S3_ENDPOINT: optionalUrl,
 	S3_BUCKET: z.string().trim().min(3).max(63).optional(),

@@ -1,16 +1,21 @@
-import pino from 'pino'
+import type pino from 'pino'
 import { getEnv } from './env.server.ts'
+import { createLogger } from './log-output.ts'
 
 let instance: pino.Logger | undefined
 
 export function getLogger(): pino.Logger {
-	instance ??= pino({
-		level: getEnv().LOG_LEVEL,
-		base: undefined,
-		redact: {
-			paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
-			censor: '[redacted]',
+	const env = getEnv()
+	instance ??= createLogger(
+		{
+			level: env.LOG_LEVEL,
+			base: undefined,
+			redact: {
+				paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
+				censor: '[redacted]',
+			},
 		},
-	})
+		env.LOG_FORMAT,
+	)
 	return instance
 }
