@@ -402,6 +402,20 @@ describe('caching', () => {
 		expect(await cachedEventDetail(db(), id, start + 2 * FRESH_MS + 2)).toBe(later)
 	})
 
+	it('merges concurrent reads of one event, and never keeps a read overtaken by an invalidation', async () => {
+		const id = ids.scheduled!
+		invalidateEventCache(id)
+		const [first, second] = await Promise.all([cachedEventDetail(db(), id), cachedEventDetail(db(), id)])
+		expect(second).toBe(first)
+
+		invalidateEventCache(id)
+		const reading = cachedEventDetail(db(), id)
+		await db().update(event).set({ priceText: '31 €', updatedAt: new Date() }).where(eq(event.id, id))
+		invalidateEventCache(id)
+		await reading
+		expect((await cachedEventDetail(db(), id))?.priceText).toBe('31 €')
+	})
+
 	it('stops serving an event withdrawn or deleted', async () => {
 		const id = await insertEvent(db(), { title: 'Éphémère', startsAt: daysFrom(50) })
 		expect((await openEventPage(id)).response.status).toBe(200)
