@@ -1,25 +1,61 @@
-import { data, redirect } from 'react-router'
+import { createContext, data, redirect, type MiddlewareFunction } from 'react-router'
 import { getAuth } from '#app/platform/platform.server.ts'
 import { safeRedirect } from './redirect.ts'
 import type { AuthUser } from './types.ts'
 
 export type SessionUser = AuthUser
 
+/*
+ * The session is read once per request: the root middleware asks first and puts the answer in the
+ * router context (`sessionUserContext`, for loaders that have the context at hand); the guards and
+ * every other reader of the same request get the same answer from `getSessionUser`.
+ */
+const reads = new WeakMap<Request, Promise<{ user: SessionUser; sessionId: string } | null>>()
+
+/** The session user, as the root middleware read it for this request. */
+export const sessionUserContext = createContext<SessionUser | null>(null)
+
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+	context.set(sessionUserContext, await getSessionUser(request))
+	return next()
+}
+
 /** The signed-in user of this request, or null. Never trusts anything but the session cookie. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+	return (await readSession(request))?.user ?? null
+}
+
+/** The id of the session this request is signed in with (the settings mark « cet appareil »). */
+export async function currentSessionId(request: Request): Promise<string | null> {
+	return (await readSession(request))?.sessionId ?? null
+}
+
+function readSession(request: Request) {
+	let read = reads.get(request)
+	if (!read) {
+		read = readSessionOnce(request)
+		reads.set(request, read)
+	}
+	return read
+}
+
+async function readSessionOnce(request: Request): Promise<{ user: SessionUser; sessionId: string } | null> {
 	// Most visitors carry no session cookie at all: answer without asking the database.
 	if (!request.headers.get('cookie')?.includes('session_token=')) return null
 	const auth = await getAuth()
 	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
 	if (!result) return null
-	const { user } = result
+	const { user, session } = result
 	return {
-		id: user.id,
-		name: user.name,
-		email: user.email,
-		emailVerified: user.emailVerified,
-		image: user.image ?? null,
-		role: user.role === 'admin' ? 'admin' : 'user',
+		sessionId: session.id,
+		user: {
+			id: user.id,
+			name: user.name,
+			email: user.email,
+			emailVerified: user.emailVerified,
+			image: user.image ?? null,
+			role: user.role === 'admin' ? 'admin' : 'user',
+		},
 	}
 }
 

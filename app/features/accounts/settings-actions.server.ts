@@ -152,7 +152,7 @@ export async function settingsAction(request: Request, user: AuthUser, formData:
 			const submission = parseWithZod(formData, { schema: UnlinkSchema })
 			if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
 			if (limited) return refuse(intent, submission, limited)
-			const outcome = await unlinkMethod(request, submission.value.methodId)
+			const outcome = await unlinkMethod(request, user.id, submission.value.methodId)
 			if (!outcome.ok) return refuse(intent, submission, { ...outcome, field: undefined })
 			return redirectWithFlash(SETTINGS, { type: 'success', key: 'settings.flash.methodUnlinked' }, { headers: outcome.headers })
 		}

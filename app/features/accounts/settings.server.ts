@@ -76,13 +76,6 @@ export async function hasPassword(db: Db, userId: string): Promise<boolean> {
 	return Boolean(row)
 }
 
-/** The id of the session this request is signed in with (to mark « cet appareil »). */
-export async function currentSessionId(request: Request): Promise<string | null> {
-	const { auth } = await getPlatform()
-	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
-	return result?.session.id ?? null
-}
-
 /** Checks the member's current password, before anything is changed or sent. */
 export async function isCurrentPassword(request: Request, password: string): Promise<boolean | SettingsFailure> {
 	const { auth } = await getPlatform()
@@ -189,9 +182,12 @@ export function methodName(env: Env, providerId: string): string {
 }
 
 /** The ways the member can sign in (Better Auth's accounts of this user), oldest first. */
-export async function listSignInMethods(request: Request): Promise<SignInMethod[]> {
-	const { auth, env } = await getPlatform()
-	const accounts = await auth.api.listUserAccounts({ headers: request.headers })
+export async function listSignInMethods(db: Db, userId: string): Promise<SignInMethod[]> {
+	const { env } = await getPlatform()
+	const accounts = await db
+		.select({ id: account.id, providerId: account.providerId, createdAt: account.createdAt })
+		.from(account)
+		.where(eq(account.userId, userId))
 	return accounts
 		.map((a) => ({
 			id: a.id,
@@ -203,8 +199,9 @@ export async function listSignInMethods(request: Request): Promise<SignInMethod[
 }
 
 /** Removes one sign-in method; never the last one (Better Auth refuses it too). */
-export async function unlinkMethod(request: Request, methodId: string): Promise<SettingsOutcome> {
-	const methods = await listSignInMethods(request)
+export async function unlinkMethod(request: Request, userId: string, methodId: string): Promise<SettingsOutcome> {
+	const { database } = await getPlatform()
+	const methods = await listSignInMethods(database.db, userId)
 	if (!methods.some((m) => m.id === methodId)) return fail(getT()('settings.errors.unknownMethod'), { status: 404 })
 	if (methods.length <= 1) return fail(getT()('settings.errors.lastMethod'))
 	const { auth } = await getPlatform()

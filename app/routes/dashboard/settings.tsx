@@ -2,9 +2,9 @@ import { getZodConstraint } from '@conform-to/zod/v4'
 import type { Route } from './+types/settings'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
-import { requireUser } from '#app/features/accounts/session.server.ts'
+import { currentSessionId, requireUser } from '#app/features/accounts/session.server.ts'
 import { linkNotice, settingsAction } from '#app/features/accounts/settings-actions.server.ts'
-import { currentSessionId, hasPassword, listActiveSessions, listSignInMethods } from '#app/features/accounts/settings.server.ts'
+import { hasPassword, listActiveSessions, listSignInMethods } from '#app/features/accounts/settings.server.ts'
 import {
 	ChangePasswordSchema,
 	DeleteSchema,
@@ -45,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs): Promise<SettingsDat
 	const [profile, withPassword, methods, sessionId, avatar] = await Promise.all([
 		getProfile(db, user.id),
 		hasPassword(db, user.id),
-		listSignInMethods(request),
+		listSignInMethods(db, user.id),
 		currentSessionId(request),
 		memberAvatar(db, user.id),
 	])
