@@ -4,7 +4,7 @@ import type { Flash } from '#app/platform/flash.server.ts'
 import { mediaStatus } from '#app/features/media/media.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import type { EventRow } from './events.server.ts'
-import { DEFAULT_DURATION_MS } from './events.server.ts'
+import { DEFAULT_DURATION_MS, DESCRIPTION_TOP_HEADING } from './events.server.ts'
 import { EVENT_LIMITS, EventFormSchema } from './form.ts'
 import { instantToParisWallClock } from './paris-time.ts'
 import type { EventEditorData, EventFormValues } from './editor/types.ts'
@@ -78,7 +78,7 @@ export async function eventEditorData(db: Db, row: EventRow | null): Promise<Eve
 			: null,
 		values: eventFormValues(row),
 		cover: row?.coverId ? await mediaStatus(db, row.coverId, { kind: 'cover' }) : null,
-		descriptionHtml: row?.description.trim() ? renderMarkdown(row.description) : '',
+		descriptionHtml: row?.description.trim() ? renderMarkdown(row.description, { topHeading: DESCRIPTION_TOP_HEADING }) : '',
 		constraint: getZodConstraint(EventFormSchema),
 		limits: { description: EVENT_LIMITS.description },
 		defaultDurationMs: DEFAULT_DURATION_MS,
@@ -88,7 +88,7 @@ export async function eventEditorData(db: Db, row: EventRow | null): Promise<Eve
 /** The live preview of a description: sanitised HTML, never stored. */
 export function previewDescription(source: string): string {
 	const text = source.replace(/\r\n?/g, '\n').slice(0, EVENT_LIMITS.description)
-	return text.trim() ? renderMarkdown(text) : ''
+	return text.trim() ? renderMarkdown(text, { topHeading: DESCRIPTION_TOP_HEADING }) : ''
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { DateLabel, EventDetail, EventSummary } from './types.ts'
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import MarkdownIt from 'markdown-it'
 import { publicImage } from '#app/features/media/media.server.ts'
 import type { PublicImage } from '#app/features/media/public-image.ts'
-import { renderMarkdown } from '#app/features/site/markdown.server.ts'
+import { markdownToText, renderMarkdown } from '#app/features/site/markdown.server.ts'
+
+export { markdownToText }
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
@@ -109,25 +110,8 @@ export function countryName(code: string | null | undefined): string | null {
 // ---------------------------------------------------------------------------------------------
 // Plain text out of Markdown (share previews, calendars)
 
-const plainMarkdown = new MarkdownIt({ html: false, linkify: false, typographer: true, quotes: '«\u00a0\u00a0»‹\u00a0\u00a0›' })
-
-/** The words of a Markdown text without its markup: paragraphs on lines of their own. */
-export function markdownToText(source: string): string {
-	const tokens = plainMarkdown.parse(source ?? '', {})
-	const blocks: string[] = []
-	for (const token of tokens) {
-		if (token.type !== 'inline' || !token.children) continue
-		let text = ''
-		for (const child of token.children) {
-			if (child.type === 'text' || child.type === 'code_inline') text += child.content
-			else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' '
-			else if (child.type === 'image') text += child.content
-		}
-		text = text.replace(/\s+/g, ' ').trim()
-		if (text) blocks.push(text)
-	}
-	return blocks.join('\n')
-}
+/** The level a description's highest heading takes on the event page and in the editor's preview. */
+export const DESCRIPTION_TOP_HEADING = 3
 
 /** At most `max` characters, cut at a word, with an ellipsis when cut. */
 export function excerpt(text: string, max = 160): string {
@@ -222,7 +206,8 @@ export function toEventDetail(row: EventRow, cover: PublicImage | null, coverUpd
 		mapUrl: mapUrl(row),
 		ticketUrl: safeHttpUrl(row.ticketUrl),
 		priceText: clean(row.priceText),
-		descriptionHtml: row.description.trim() ? renderMarkdown(row.description) : '',
+		// Under the page's « À propos » (an h2): the description's own headings start at h3.
+		descriptionHtml: row.description.trim() ? renderMarkdown(row.description, { topHeading: DESCRIPTION_TOP_HEADING }) : '',
 		descriptionText,
 		cover,
 		createdAt: row.createdAt.toISOString(),
