@@ -10,6 +10,7 @@ import { refuseWeakPassword } from './password-policy.server.ts'
 import { getSessionUser } from './session.server.ts'
 import { completeSetup, isSetupTokenValid } from './setup.server.ts'
 import { resetTokenOwner, TOKEN_PATTERN } from './tokens.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The one landing for every link the site e-mails (/auth/claim?mode=…&token=…): reading the link,
@@ -29,7 +30,7 @@ export function readLink(request: Request): { mode: ClaimMode | null; token: str
 
 export async function claimAction(request: Request) {
 	const { mode, token } = readLink(request)
-	if (!mode) throw data(null, { status: 404 })
+	if (!mode) throw httpError(404)
 	const limited = await limit([['claimByAddress', clientAddressOf(request)]])
 	if (limited)
 		return data(

@@ -1,7 +1,8 @@
-import { createContext, data, redirect, type MiddlewareFunction } from 'react-router'
+import { createContext, redirect, type MiddlewareFunction } from 'react-router'
 import { getAuth } from '#app/platform/platform.server.ts'
 import { safeRedirect } from './redirect.ts'
 import type { AuthUser } from './types.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 export type SessionUser = AuthUser
 
@@ -79,7 +80,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 /** Admins only: a signed-out visitor goes to sign in, a member gets a 403 and no data. */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
 	const user = await requireUser(request)
-	if (user.role !== 'admin') throw data({ reason: 'forbidden' }, { status: 403 })
+	if (user.role !== 'admin') throw httpError(403, { reason: 'forbidden' })
 	return user
 }
 

@@ -31,6 +31,7 @@ import {
 	type SettingsIntent,
 } from './settings/schemas.ts'
 import type { AuthUser } from './types.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The settings page's actions, one per form (its `intent`): each validates with its form's schema,
@@ -84,7 +85,7 @@ const SETTINGS = '/dashboard/settings'
 
 export async function settingsAction(request: Request, user: AuthUser, formData: FormData) {
 	const intent = String(formData.get('intent') ?? '') as SettingsIntent
-	if (!INTENTS.includes(intent)) throw data(null, { status: 400 })
+	if (!INTENTS.includes(intent)) throw httpError(400)
 	const { database } = await getPlatform()
 	const db = database.db
 	const withPassword = await hasPassword(db, user.id)

@@ -15,6 +15,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The event editor, /dashboard/admin/events/:eventId (`new` for an event not stored yet). The form
@@ -36,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const db = await getDb()
 	const isNew = params.eventId === NEW
 	const row = isNew ? null : await getEventForEditor(db, params.eventId)
-	if (!isNew && !row) throw data({ reason: 'not-found' }, { status: 404 })
+	if (!isNew && !row) throw httpError(404, { reason: 'not-found' })
 	return {
 		title: pageTitle(row ? t('admin.events.editor.metaTitle', { title: row.title }) : t('admin.events.editor.newTitle')),
 		...(await eventEditorData(db, row)),
@@ -65,10 +66,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (formData.has('__intent__')) {
 			return data({ intent: 'save' as const, result: parseWithZod(formData, { schema: EventFormSchema }).reply() }, { status: 400 })
 		}
-		throw data({ reason: 'unknown-intent' }, { status: 400 })
+		throw httpError(400, { reason: 'unknown-intent' })
 	}
 	const existing = isNew ? null : await getEventForEditor(db, params.eventId)
-	if (!isNew && !existing) throw data({ reason: 'not-found' }, { status: 404 })
+	if (!isNew && !existing) throw httpError(404, { reason: 'not-found' })
 
 	const submission = parseWithZod(formData, { schema: EventFormSchema })
 	if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
@@ -80,7 +81,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const publish = intent === 'publish' ? true : intent === 'unpublish' ? false : undefined
 	let id: string
 	if (existing) {
-		if (!(await updateEvent(db, existing.id, values, admin.id, { publish }))) throw data({ reason: 'not-found' }, { status: 404 })
+		if (!(await updateEvent(db, existing.id, values, admin.id, { publish }))) throw httpError(404, { reason: 'not-found' })
 		id = existing.id
 	} else {
 		id = await createEvent(db, values, admin.id, { publish: publish === true })

@@ -2,7 +2,7 @@ import { clsx } from 'clsx'
 import { CalendarPlus, Search, Trash2, X } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/events'
 import { EventStatusTag } from '#app/features/events/status.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
@@ -19,6 +19,7 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The admin's list of events: upcoming, past and drafts as tabs with their counts, a search on
@@ -62,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
 	await requireAdmin(request)
 	const formData = await request.formData()
 	const intent = formData.get('intent')
-	if (intent !== 'delete') throw data(null, { status: 400 })
+	if (intent !== 'delete') throw httpError(400)
 	const id = String(formData.get('eventId') ?? '')
 	const params = new URL(request.url).searchParams
 	const back = listUrl({ tab: readTab(params.get('tab')), q: (params.get('q') ?? '').trim().slice(0, EVENT_SEARCH_MAX) })

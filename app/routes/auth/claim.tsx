@@ -1,5 +1,4 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
-import { data } from 'react-router'
 import type { Route } from './+types/claim'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { claimAction, readLink } from '#app/features/accounts/claim.server.ts'
@@ -12,6 +11,7 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The one landing for every link the site e-mails, by `mode`: a GET only shows a page (mail
@@ -30,7 +30,7 @@ export function headers(args: Route.HeadersArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const { mode, token } = readLink(request)
-	if (!mode) throw data(null, { status: 404 })
+	if (!mode) throw httpError(404)
 	const t = getT()
 	const user = await getSessionUser(request)
 	const base = { mode, title: pageTitle(t(`auth.claim.${mode}.metaTitle`)), signedIn: Boolean(user), userName: user?.name ?? null }

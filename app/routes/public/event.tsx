@@ -1,7 +1,7 @@
-import { data } from 'react-router'
 import type { Route } from './+types/event'
 import { EventPage } from '#app/features/events/event-page.tsx'
 import { eventPageCache, eventPageData, resolvedEventContext, resolveEvent } from '#app/features/events/page.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * An event's page: the poster (cover, title, date), where and when, tickets, the description, a
@@ -48,7 +48,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const handed = context.get(resolvedEventContext)
 	const resolved = handed ? handed.resolved : await resolveEvent(request, params.eventId)
-	if (!resolved) throw data(null, { status: 404 })
+	if (!resolved) throw httpError(404)
 	return await eventPageData(resolved)
 }
 
