@@ -5,7 +5,7 @@ import type { Resources } from './translate.ts'
  * The browser's strings: the one translation file, loaded before hydration (the root preloads it
  * with the HTML). The site speaks French only, so there is no language to detect.
  */
-const URL = `/locales/${FALLBACK_LANGUAGE}/translation.json`
+const TRANSLATION_URL = `/locales/${FALLBACK_LANGUAGE}/translation.json`
 const RETRIES = 5
 const FIRST_DELAY_MS = 350
 
@@ -15,9 +15,9 @@ export async function loadTranslations(fetcher: typeof fetch = fetch): Promise<R
 	for (let attempt = 0; ; attempt++) {
 		let failure: unknown
 		try {
-			const response = await fetcher(URL, { credentials: 'same-origin' })
+			const response = await fetcher(TRANSLATION_URL, { credentials: 'same-origin' })
 			if (response.ok) return (await response.json()) as Resources
-			failure = new Error(`${URL}: ${response.status}`)
+			failure = new Error(`${TRANSLATION_URL}: ${response.status}`)
 		} catch (error) {
 			failure = error
 		}

@@ -45,7 +45,7 @@ export function eventSpecs() {
 			context.on('response', (response) => {
 				if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`)
 			})
-			context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`))
+			context.on('weberror', (error) => problems.push(`page error: ${error.page()?.url()} ${error.error().message}`))
 			context.on('console', (message) => {
 				// The 404s this spec asks for are logged by the browser as failed loads: expected.
 				const expected404 = /Failed to load resource: the server responded with a status of 404/.test(message.text())
