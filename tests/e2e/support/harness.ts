@@ -159,7 +159,7 @@ export async function newVisitor(options: BrowserContextOptions = {}): Promise<B
 		if (response.status() >= 500) h.serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
 	})
 	context.on('weberror', (error) => {
-		h.problems.push(`page error: ${error.error().message}`)
+		h.problems.push(`page error: ${error.page()?.url() ?? ''} ${error.error().message}`)
 	})
 	context.on('console', (message) => {
 		const text = message.text()
