@@ -1,12 +1,13 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
-import { detectLanguage, loadTranslations } from './i18n/browser.ts'
+import { loadTranslations } from './i18n/browser.ts'
+import { FALLBACK_LANGUAGE } from './i18n/settings.ts'
 import { I18nProvider } from './i18n/react.tsx'
 
 async function hydrate() {
-	const language = detectLanguage()
-	const resources = await loadTranslations(language)
+	const language = FALLBACK_LANGUAGE
+	const resources = await loadTranslations()
 	startTransition(() => {
 		hydrateRoot(
 			document,

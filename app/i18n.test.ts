@@ -61,6 +61,12 @@ function keysUsedIn(source: string): KeyUses {
 		literal.push(`${match[2]}.title`)
 		optional.push(`${match[2]}.body`)
 	}
+	// …or is built apart, as a flash object (`{ type: 'success', key: '…' }`) handed to it later.
+	for (const match of source.matchAll(/\{\s*type:\s*(['"])(?:success|info|error)\1,\s*key:\s*(['"])([^'"\n]+)\2/g)) {
+		if (literal.includes(`${match[3]}.title`)) continue
+		literal.push(`${match[3]}.title`)
+		optional.push(`${match[3]}.body`)
+	}
 	return { literal, optional, dynamic }
 }
 

@@ -16,7 +16,7 @@ import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast } from '#app/components/ui/toast.tsx'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
-import { getSessionUser } from '#app/features/accounts/session.server.ts'
+import { sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -27,7 +27,12 @@ import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/app.css?url'
 import displayFont from '@fontsource/anton/files/anton-latin-400-normal.woff2?url'
 
-export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, formGuardMiddleware, trailingSlashMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [
+	originCheckMiddleware,
+	formGuardMiddleware,
+	trailingSlashMiddleware,
+	sessionMiddleware,
+]
 
 export const links: Route.LinksFunction = () => [
 	// The display face sets the first thing seen (the band's name): fetch it with the stylesheet.
@@ -38,9 +43,9 @@ export const links: Route.LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const band = getBand()
-	const user = await getSessionUser(request)
+	const user = context.get(sessionUserContext)
 	const profile = user ? await getProfile(await getDb(), user.id) : null
 	const { flash, clear } = await readFlash(request)
 	return data({ band, user, profile, flash }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestListener } from '@react-router/node'
 import type { ServerBuild } from 'react-router'
-import pino from 'pino'
+import { createLogger } from '../app/platform/log-output.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
 import { createStaticHandler } from './static-files.ts'
@@ -17,7 +17,8 @@ import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined })
+const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
+const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, logFormat)
 
 const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
 const platform = build.entry.module as unknown as ObserveHooks &

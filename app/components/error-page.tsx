@@ -25,7 +25,8 @@ export function ErrorPage(props: { code: number; title: string; body: string; de
 				</header>
 			) : null}
 			<main id="contenu" className="mx-auto flex w-full max-w-page flex-1 flex-col justify-center px-gutter pt-8 pb-20">
-				<title>{`${props.title} · ${props.code}`}</title>
+				{/* « Page introuvable · 404 · Le Groupe »: the band's name as on every other page, when known. */}
+				<title>{band ? `${props.title} · ${props.code} · ${band.name}` : `${props.title} · ${props.code}`}</title>
 				<p className="eyebrow text-accent-fg">{t('errors.codeLabel', { code: props.code })}</p>
 				<p aria-hidden="true" className="mt-5 font-display text-[clamp(7rem,34vw,18rem)] leading-[0.78] tracking-[-0.01em] text-accent-fg">
 					{props.code}

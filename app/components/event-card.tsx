@@ -1,37 +1,9 @@
 import { clsx } from 'clsx'
 import { Link } from 'react-router'
-import { Badge } from '#app/components/ui/badge.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
-import type { DateLabel, EventSummary } from '#app/features/events/events.server.ts'
-import type { EventStatus } from '#app/platform/db/schema.ts'
+import type { DateLabel, EventSummary } from '#app/features/events/types.ts'
+import { EventStatusBadge } from '#app/features/events/status.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
-
-/** « Complet », « Reporté », « Annulé »; nothing for a show that goes ahead as planned. */
-export function EventStatusBadge(props: { status: EventStatus; className?: string }) {
-	const { t } = useTranslation()
-	switch (props.status) {
-		case 'sold_out':
-			return (
-				<Badge tone="accent" className={props.className}>
-					{t('events.status.soldOut')}
-				</Badge>
-			)
-		case 'postponed':
-			return (
-				<Badge tone="warning" className={props.className}>
-					{t('events.status.postponed')}
-				</Badge>
-			)
-		case 'cancelled':
-			return (
-				<Badge tone="danger" className={props.className}>
-					{t('events.status.cancelled')}
-				</Badge>
-			)
-		default:
-			return null
-	}
-}
 
 /** The date as a ticket stub: weekday, a big day, month (and year). Read aloud as the full date. */
 export function EventDateStub(props: { start: DateLabel; showYear?: boolean; muted?: boolean; className?: string }) {

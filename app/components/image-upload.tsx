@@ -83,6 +83,9 @@ export function ImageUpload(props: ImageUploadProps) {
 	// the field shows it, unless it is busy with a file of its own or already shows that image.
 	const initialId = props.initial?.id ?? null
 	const lastInitial = useRef(initialId)
+	// Syncing from a prop is what this effect is for, and only when the image's id changes (the ref
+	// guards it): the other values it reads are those of that render, on purpose.
+	// oxlint-disable-next-line react/set-state-in-effect
 	useEffect(() => {
 		if (lastInitial.current === initialId) return
 		lastInitial.current = initialId
@@ -91,6 +94,7 @@ export function ImageUpload(props: ImageUploadProps) {
 		setPhaseState(props.initial ? 'ready' : 'idle')
 		setJustReady(false)
 		setError(null)
+		// oxlint-disable-next-line react-hooks/exhaustive-deps
 	}, [initialId])
 	useEffect(() => () => stop(), [])
 	useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview])

@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/i18n/react.tsx'
 import { Link } from 'react-router'
-import type { SocialLink } from '#app/features/site/band.server.ts'
+import type { SocialLink } from '#app/features/site/social-links.ts'
 
 const networkNames: Record<SocialLink['network'], string> = {
 	instagram: 'Instagram',
@@ -34,6 +34,8 @@ export function SocialLinks(props: { socials: SocialLink[]; className?: string; 
 /** The poster's bottom strip: the name once more, contact and policies, the band's networks. */
 export function SiteFooter(props: { band: { name: string; contactEmail: string | null; socials: SocialLink[] } }) {
 	const { t } = useTranslation()
+	// The copyright year is the year of the render, on purpose (server and browser agree but on New Year's Eve).
+	// oxlint-disable-next-line react/purity
 	const year = new Date().getFullYear()
 	return (
 		<footer className="border-t border-line bg-canvas text-fg">

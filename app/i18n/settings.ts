@@ -1,16 +1,2 @@
-/** The seed's i18next settings: one language, one namespace, its detection order and retries. */
+/** The site's one language: every page is French (docs/decisions/own-translation-function.md). */
 export const FALLBACK_LANGUAGE = 'fr-FR'
-export const SUPPORTED_LANGUAGES = ['fr-FR']
-export const NAMESPACE = 'translation'
-export const LOCALE_PATH = '/locales/{{lng}}/{{ns}}.json'
-
-export const DETECTION = {
-	order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
-	lookupQuerystring: 'lng',
-	lookupCookie: 'i18next',
-	lookupLocalStorage: 'i18nextLng',
-	lookupSessionStorage: 'i18nextLng',
-	caches: ['localStorage'],
-} as const
-
-export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const

@@ -56,6 +56,8 @@ const schema = z.object({
 	/** The bearer token that opens /metrics (Prometheus); unset: /metrics answers 404. */
 	METRICS_TOKEN: z.string().trim().min(24, 'METRICS_TOKEN doit faire au moins 24 caractères').optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	/** Unset: readable lines in a terminal, one JSON object per line otherwise (a service manager, a container, a file). */
+	LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
 	/** S3-compatible storage instead of DATA_DIR/files: chosen when S3_BUCKET is set (platform/storage). */
 	S3_ENDPOINT: optionalUrl,
 	S3_BUCKET: z.string().trim().min(3).max(63).optional(),

@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { httpError } from './http-error.ts'
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -16,14 +16,14 @@ export const formGuardMiddleware = async ({ request }: { request: Request }) => 
 	if (pathname.startsWith('/api/')) return
 	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 	if (!FORM_TYPES.includes(type)) {
-		throw data({ error: 'Le formulaire envoyé n’a pas le bon format.' }, { status: 415 })
+		throw httpError(415, { error: 'Le formulaire envoyé n’a pas le bon format.' })
 	}
 	// A URL-encoded body always parses; a multipart one may be truncated or have a wrong boundary.
 	if (type === 'multipart/form-data' && !STREAMED_UPLOADS.has(pathname)) {
 		try {
 			await request.clone().formData()
 		} catch {
-			throw data({ error: 'Le formulaire envoyé est incomplet ou mal formé.' }, { status: 400 })
+			throw httpError(400, { error: 'Le formulaire envoyé est incomplet ou mal formé.' })
 		}
 	}
 }

@@ -1,6 +1,7 @@
 import { fromPglite, PgBoss, type SendOptions, type WorkOptions, type Job } from 'pg-boss'
 import type { Database } from './db/client.server.ts'
 import type { Logger } from 'pino'
+import { SITE_TIME_ZONE } from './time-zone.ts'
 
 /**
  * The background job queue (pg-boss), on the same database as everything else: PGlite through its
@@ -48,7 +49,7 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 			await boss.work(name, { pollingIntervalSeconds: 2, ...options }, handler as never)
 		},
 		async schedule(name, cron, data) {
-			await boss.schedule(name, cron, data ?? null, { tz: 'Europe/Paris' })
+			await boss.schedule(name, cron, data ?? null, { tz: SITE_TIME_ZONE })
 		},
 		stop: () => boss.stop({ graceful: true, timeout: 5_000 }),
 	}

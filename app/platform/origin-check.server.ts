@@ -1,5 +1,5 @@
-import { data } from 'react-router'
 import { getEnv } from './env.server.ts'
+import { httpError } from './http-error.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -20,6 +20,6 @@ export function isCrossSite(request: Request, siteUrl = getEnv().SITE_URL): bool
 
 export const originCheckMiddleware = ({ request }: { request: Request }) => {
 	if (isCrossSite(request)) {
-		throw data({ error: 'Requête refusée : elle ne vient pas de ce site.' }, { status: 403 })
+		throw httpError(403, { error: 'Requête refusée : elle ne vient pas de ce site.' })
 	}
 }

@@ -101,6 +101,7 @@ export async function getAuth() {
 	return (await getPlatform()).auth
 }
 
+/** @public for the live-update routes to come (the stats and setlist screens). */
 export async function getRealtime() {
 	return (await getPlatform()).realtime
 }

@@ -136,6 +136,7 @@ async function listenOnPostgres(url: string, deliver: (raw: string) => void, log
  * A Server-Sent Events response that lives as long as the browser keeps it open. `onOpen` gets a
  * `send` function and returns what to release when the connection closes (its subscriptions).
  * A comment line every 25 s keeps proxies from closing an idle stream.
+ * @public for the live-update routes to come (the stats and setlist screens).
  */
 export function eventStream(
 	request: Request,

@@ -25,7 +25,9 @@ export function SessionProvider(props: { user: AuthUser | null; profile: Profile
 	})
 	const revalidator = useRevalidator()
 	const revalidate = useRef(revalidator.revalidate)
-	revalidate.current = revalidator.revalidate
+	useEffect(() => {
+		revalidate.current = revalidator.revalidate
+	})
 	const client = useRef<AuthClient | null>(null)
 	const knownUserId = useRef(user?.id ?? null)
 
@@ -71,8 +73,4 @@ function useMachine(): SessionMachine {
 export function useSession(): SessionState {
 	const machine = useMachine()
 	return useSyncExternalStore(machine.subscribe, machine.getState, machine.getState)
-}
-
-export function useRefreshProfile(): () => Promise<void> {
-	return useMachine().refresh
 }

@@ -21,6 +21,7 @@ import { headerSpecs } from './specs/headers.ts'
 import { mailLinkSpecs } from './specs/mail-links.ts'
 import { phoneSpecs } from './specs/phone.ts'
 import { redirectSpecs } from './specs/redirects.ts'
+import { refusedFormSpecs } from './specs/refused-forms.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
@@ -41,6 +42,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	setlistSpecs()
 	codeSpecs()
 	contactSpecs()
+	refusedFormSpecs()
 	errorSpecs()
 	sessionSpecs()
 	apiSpecs()

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DataDirLockedError, openDatabase, openPglite, openPostgres, type Database } from '#app/platform/db/client.server.ts'
 import { siteSetting } from '#app/platform/db/schema.ts'
 import { createTestDatabase, databaseKind, postgresDatabaseExists, type TestDatabase } from '../support/database.ts'
@@ -79,12 +79,13 @@ describe(`openDatabase on ${kind}`, () => {
  * delay that past the 10 s after which a lock counts as stale (see the report on this folder lock).
  * The tests below are about a server that is open and idle, whose lock is fresh.
  */
-async function lockRefreshedSince(lockPath: string, since: number) {
-	const deadline = Date.now() + 20_000
-	while (fs.statSync(lockPath).mtimeMs < since) {
-		if (Date.now() > deadline) throw new Error(`the lock ${lockPath} was not refreshed`)
-		await new Promise((resolve) => setTimeout(resolve, 100))
-	}
+function lockRefreshedSince(lockPath: string, since: number) {
+	return vi.waitFor(
+		() => {
+			if (fs.statSync(lockPath).mtimeMs < since) throw new Error(`the lock ${lockPath} was not refreshed`)
+		},
+		{ timeout: 20_000, interval: 100 },
+	)
 }
 
 describe.runIf(kind === 'pglite')('the embedded database’s data-folder lock', () => {

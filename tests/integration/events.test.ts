@@ -250,7 +250,7 @@ describe('/events/:eventId', () => {
 		const jsonLdOf = async (id: string) => {
 			const { loaderData } = await openEventPage(id)
 			const tags = eventRoute.meta({ loaderData } as never) as Record<string, unknown>[]
-			return tags.find((tag) => 'script:ld+json' in tag)!['script:ld+json'] as Record<string, any>
+			return tags.find((tag) => 'script:ld+json' in tag)!['script:ld+json'] as Record<string, unknown> & { image: string[] }
 		}
 		const scheduled = await jsonLdOf(ids.scheduled!)
 		expect(scheduled).toMatchObject({
@@ -400,6 +400,20 @@ describe('caching', () => {
 		expect(later?.title).toBe('Nantes, date confirmée')
 		// Unchanged: the same entry is trusted again after its check.
 		expect(await cachedEventDetail(db(), id, start + 2 * FRESH_MS + 2)).toBe(later)
+	})
+
+	it('merges concurrent reads of one event, and never keeps a read overtaken by an invalidation', async () => {
+		const id = ids.scheduled!
+		invalidateEventCache(id)
+		const [first, second] = await Promise.all([cachedEventDetail(db(), id), cachedEventDetail(db(), id)])
+		expect(second).toBe(first)
+
+		invalidateEventCache(id)
+		const reading = cachedEventDetail(db(), id)
+		await db().update(event).set({ priceText: '31 €', updatedAt: new Date() }).where(eq(event.id, id))
+		invalidateEventCache(id)
+		await reading
+		expect((await cachedEventDetail(db(), id))?.priceText).toBe('31 €')
 	})
 
 	it('stops serving an event withdrawn or deleted', async () => {

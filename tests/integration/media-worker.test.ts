@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import type { MediaStatus } from '#app/features/media/rules.ts'
 import { media, user } from '#app/platform/db/schema.ts'
@@ -66,22 +66,24 @@ async function picture(width: number, height: number) {
 }
 
 /** Polls as the upload field does, once a second, until the image is ready or failed. */
-async function settled(read: () => Promise<MediaStatus>, timeoutMs = 60_000): Promise<MediaStatus> {
-	const started = Date.now()
-	for (;;) {
-		const status = await read()
-		if (status.status !== 'processing') return status
-		if (Date.now() - started > timeoutMs) throw new Error(`still processing after ${timeoutMs} ms (${status.progress} %)`)
-		await new Promise((resolve) => setTimeout(resolve, 1_000))
-	}
+function settled(read: () => Promise<MediaStatus>, timeoutMs = 60_000): Promise<MediaStatus> {
+	return vi.waitFor(
+		async () => {
+			const status = await read()
+			if (status.status === 'processing') throw new Error(`still processing (${status.progress} %)`)
+			return status
+		},
+		{ timeout: timeoutMs, interval: 1_000 },
+	)
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 30_000) {
-	const started = Date.now()
-	while (!(await check())) {
-		if (Date.now() - started > timeoutMs) throw new Error('condition not met in time')
-		await new Promise((resolve) => setTimeout(resolve, 500))
-	}
+function until(check: () => Promise<boolean>, timeoutMs = 30_000) {
+	return vi.waitFor(
+		async () => {
+			if (!(await check())) throw new Error('condition not met yet')
+		},
+		{ timeout: timeoutMs, interval: 500 },
+	)
 }
 
 const inBucket = async (key: string) => (await env.platform.storage.stat(key)) !== null

@@ -32,6 +32,8 @@ export function Dialog(props: {
 	}, [props.open])
 
 	return (
+		// A click on the backdrop closes, for the mouse only: the keyboard has Escape (native to <dialog>) and the buttons.
+		// oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
 		<dialog
 			ref={ref}
 			aria-labelledby={titleId}

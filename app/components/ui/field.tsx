@@ -2,7 +2,7 @@ import { clsx } from 'clsx'
 import { useId, type ReactNode } from 'react'
 import { FieldError } from './field-error.tsx'
 
-export { Input, controlClasses } from './input.tsx'
+export { Input } from './input.tsx'
 
 /**
  * Label, control, hint and error, wired together for assistive technology. The control comes from

@@ -1,5 +1,4 @@
 import { clsx } from 'clsx'
-import { Link as RouterLink, type LinkProps } from 'react-router'
 
 export type TextLinkTone = 'default' | 'quiet'
 
@@ -12,12 +11,4 @@ const tones: Record<TextLinkTone, string> = {
 /** The classes of a link in running text, for a plain <a> or a router <Link>. */
 export function linkClasses(tone: TextLinkTone = 'default', className?: string) {
 	return clsx('rounded-[2px] transition-colors duration-150', tones[tone], className)
-}
-
-/**
- * A link in running text. The router's <Link> already turns an address with a scheme
- * (https:, mailto:, tel:) into a plain document link.
- */
-export function TextLink({ tone, className, ...props }: LinkProps & { tone?: TextLinkTone }) {
-	return <RouterLink className={linkClasses(tone, className)} {...props} />
 }

@@ -8,6 +8,7 @@ import { avatarsOf, deleteMediaWhere, memberImagesForExport, prepareMediaDeletio
 import { memberCodeData } from '#app/features/codes/contents.server.ts'
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
 
 /*
  * A member's rights over their data (RGPD): a copy of everything the site holds about them
@@ -118,7 +119,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 
 /** « donnees-2026-03-14.json », dated in Paris. */
 export function exportFileName(now = new Date()): string {
-	const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+	const day = new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
 	return `donnees-${day}.json`
 }
 

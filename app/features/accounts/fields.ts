@@ -37,3 +37,15 @@ export const cityField = z.string().trim().max(CITY_MAX, `La ville ne peut pas d
 
 /** A same-site path sent along with a form, checked again by safeRedirect before use. */
 export const redirectToField = z.string().max(2048).optional()
+
+/** The new password typed a second time. */
+export const confirmPasswordField = z.string({ error: 'Saisissez à nouveau le mot de passe.' })
+
+/** The refinement of every form that asks for a new password twice: both must be the same. */
+export function passwordsMatch<Key extends string>(passwordKey: Key) {
+	return (value: Record<Key | 'confirm', string>, ctx: z.RefinementCtx) => {
+		if (value[passwordKey] !== value.confirm) {
+			ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'Les deux mots de passe ne sont pas identiques.' })
+		}
+	}
+}

@@ -31,6 +31,18 @@ describe('passwordWeakness', () => {
 		expect(passwordWeakness(password)).toBe(TOO_COMMON)
 	})
 
+	it.each([
+		['a keyboard walk zxcvbn knows (qwerty)', 'qwertyuiop123'],
+		['a sequence', 'abcdefghijklm'],
+		['a date with a word', 'juillet14071989'],
+	])('refuses %s as easy to guess', (_label, password) => {
+		expect(passwordWeakness(password)).not.toBeNull()
+	})
+
+	it('says why zxcvbn refuses what the lists let through', () => {
+		expect(passwordWeakness('abcdefghijklm')).toMatch(/facile à deviner/)
+	})
+
 	it('refuses the e-mail address’s local part', () => {
 		expect(passwordWeakness('xx-jean.dupont-4417', { email: 'jean.dupont@exemple.fr' })).toBe(PERSONAL)
 		expect(passwordWeakness('XX-JEAN.DUPONT-4417', { email: 'jean.dupont@exemple.fr' })).toBe(PERSONAL)

@@ -1,5 +1,8 @@
-import { dictionary as common } from '@zxcvbn-ts/language-common'
+import { ZxcvbnFactory } from '@zxcvbn-ts/core'
+import { adjacencyGraphs, dictionary as common } from '@zxcvbn-ts/language-common'
 import { dictionary as french } from '@zxcvbn-ts/language-fr'
+import type { z } from 'zod'
+import { PASSWORD_MAX, PASSWORD_MIN } from '#app/platform/password-limits.ts'
 
 /*
  * NIST SP 800-63B style: length matters, composition rules do not, and passwords that are known
@@ -32,6 +35,16 @@ function isRepetitive(password: string): boolean {
 	return false
 }
 
+/*
+ * zxcvbn estimates how many guesses a password takes, from dictionaries (common and French), keyboard
+ * walks (azerty and qwerty), sequences, repeats and dates; below score 3 (about 10^8 guesses) it is
+ * refused. The lists above stay: they catch decorated words that zxcvbn scores a little higher.
+ */
+const zxcvbn = new ZxcvbnFactory({
+	dictionary: { ...common, ...french },
+	graphs: adjacencyGraphs,
+})
+
 /** Why this password is refused (in French), or null when it is acceptable. */
 export function passwordWeakness(password: string, context: { email?: string; name?: string } = {}): string | null {
 	const lower = password.toLowerCase()
@@ -40,8 +53,26 @@ export function passwordWeakness(password: string, context: { email?: string; na
 		return 'Ce mot de passe est trop courant. Choisissez-en un autre, par exemple une phrase de quelques mots.'
 	}
 	const local = context.email?.split('@')[0]?.toLowerCase()
+	const personal = [local, context.name].filter((word): word is string => Boolean(word))
 	if ((local && local.length >= 4 && lower.includes(local)) || (context.name && core === stripDecorations(context.name))) {
 		return 'Le mot de passe ne doit pas reprendre votre nom ou votre adresse e-mail.'
 	}
+	if (zxcvbn.check(password, personal).score < 3) {
+		return 'Ce mot de passe est trop facile à deviner (suite de touches, de chiffres ou une date). Une phrase de quelques mots est idéale.'
+	}
 	return null
+}
+
+/**
+ * The server's check of a new password, as a Zod refinement of a form's schema: the reason goes
+ * next to the password field. `who` names the account (its address and name), when known.
+ */
+export function refuseWeakPassword<Value>(key: keyof Value & string, who: (value: Value) => { email?: string; name?: string }) {
+	return (value: Value, ctx: z.RefinementCtx) => {
+		const password = String(value[key] ?? '')
+		// One message at a time: a password of the wrong length already has its own.
+		if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return
+		const weakness = passwordWeakness(password, who(value))
+		if (weakness) ctx.addIssue({ code: 'custom', path: [key], message: weakness })
+	}
 }

@@ -1,25 +1,62 @@
-import { data, redirect } from 'react-router'
+import { createContext, redirect, type MiddlewareFunction } from 'react-router'
 import { getAuth } from '#app/platform/platform.server.ts'
 import { safeRedirect } from './redirect.ts'
 import type { AuthUser } from './types.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 export type SessionUser = AuthUser
 
+/*
+ * The session is read once per request: the root middleware asks first and puts the answer in the
+ * router context (`sessionUserContext`, for loaders that have the context at hand); the guards and
+ * every other reader of the same request get the same answer from `getSessionUser`.
+ */
+const reads = new WeakMap<Request, Promise<{ user: SessionUser; sessionId: string } | null>>()
+
+/** The session user, as the root middleware read it for this request. */
+export const sessionUserContext = createContext<SessionUser | null>(null)
+
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+	context.set(sessionUserContext, await getSessionUser(request))
+	return next()
+}
+
 /** The signed-in user of this request, or null. Never trusts anything but the session cookie. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+	return (await readSession(request))?.user ?? null
+}
+
+/** The id of the session this request is signed in with (the settings mark « cet appareil »). */
+export async function currentSessionId(request: Request): Promise<string | null> {
+	return (await readSession(request))?.sessionId ?? null
+}
+
+function readSession(request: Request) {
+	let read = reads.get(request)
+	if (!read) {
+		read = readSessionOnce(request)
+		reads.set(request, read)
+	}
+	return read
+}
+
+async function readSessionOnce(request: Request): Promise<{ user: SessionUser; sessionId: string } | null> {
 	// Most visitors carry no session cookie at all: answer without asking the database.
 	if (!request.headers.get('cookie')?.includes('session_token=')) return null
 	const auth = await getAuth()
 	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
 	if (!result) return null
-	const { user } = result
+	const { user, session } = result
 	return {
-		id: user.id,
-		name: user.name,
-		email: user.email,
-		emailVerified: user.emailVerified,
-		image: user.image ?? null,
-		role: user.role === 'admin' ? 'admin' : 'user',
+		sessionId: session.id,
+		user: {
+			id: user.id,
+			name: user.name,
+			email: user.email,
+			emailVerified: user.emailVerified,
+			image: user.image ?? null,
+			role: user.role === 'admin' ? 'admin' : 'user',
+		},
 	}
 }
 
@@ -43,7 +80,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 /** Admins only: a signed-out visitor goes to sign in, a member gets a 403 and no data. */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
 	const user = await requireUser(request)
-	if (user.role !== 'admin') throw data({ reason: 'forbidden' }, { status: 403 })
+	if (user.role !== 'admin') throw httpError(403, { reason: 'forbidden' })
 	return user
 }
 

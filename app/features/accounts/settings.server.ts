@@ -5,7 +5,10 @@ import { configuredProviders } from '#app/platform/auth.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import type { ActiveSession, SignInMethod } from './types.ts'
 import { describeDevice, parseUserAgent } from './user-agent.ts'
+
+export type { ActiveSession, SignInMethod }
 
 /*
  * The rules behind the member's settings screen: each change goes through Better Auth with the
@@ -71,13 +74,6 @@ export async function hasPassword(db: Db, userId: string): Promise<boolean> {
 		.where(and(eq(account.userId, userId), eq(account.providerId, CREDENTIAL_PROVIDER), isNotNull(account.password)))
 		.limit(1)
 	return Boolean(row)
-}
-
-/** The id of the session this request is signed in with (to mark « cet appareil »). */
-export async function currentSessionId(request: Request): Promise<string | null> {
-	const { auth } = await getPlatform()
-	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
-	return result?.session.id ?? null
 }
 
 /** Checks the member's current password, before anything is changed or sent. */
@@ -179,14 +175,6 @@ export async function setFirstPassword(request: Request, member: { email: string
 	return { ok: true, headers: cookiesOf(answer.response) }
 }
 
-export interface SignInMethod {
-	/** Better Auth's id of the account row (what unlinking names). */
-	id: string
-	providerId: string
-	name: string
-	linkedAt: string
-}
-
 /** A method's name as the member knows it: « E-mail et mot de passe », « Google »… */
 export function methodName(env: Env, providerId: string): string {
 	if (providerId === CREDENTIAL_PROVIDER) return getT()('settings.methods.credential')
@@ -194,9 +182,12 @@ export function methodName(env: Env, providerId: string): string {
 }
 
 /** The ways the member can sign in (Better Auth's accounts of this user), oldest first. */
-export async function listSignInMethods(request: Request): Promise<SignInMethod[]> {
-	const { auth, env } = await getPlatform()
-	const accounts = await auth.api.listUserAccounts({ headers: request.headers })
+export async function listSignInMethods(db: Db, userId: string): Promise<SignInMethod[]> {
+	const { env } = await getPlatform()
+	const accounts = await db
+		.select({ id: account.id, providerId: account.providerId, createdAt: account.createdAt })
+		.from(account)
+		.where(eq(account.userId, userId))
 	return accounts
 		.map((a) => ({
 			id: a.id,
@@ -208,8 +199,9 @@ export async function listSignInMethods(request: Request): Promise<SignInMethod[
 }
 
 /** Removes one sign-in method; never the last one (Better Auth refuses it too). */
-export async function unlinkMethod(request: Request, methodId: string): Promise<SettingsOutcome> {
-	const methods = await listSignInMethods(request)
+export async function unlinkMethod(request: Request, userId: string, methodId: string): Promise<SettingsOutcome> {
+	const { database } = await getPlatform()
+	const methods = await listSignInMethods(database.db, userId)
 	if (!methods.some((m) => m.id === methodId)) return fail(getT()('settings.errors.unknownMethod'), { status: 404 })
 	if (methods.length <= 1) return fail(getT()('settings.errors.lastMethod'))
 	const { auth } = await getPlatform()
@@ -220,17 +212,6 @@ export async function unlinkMethod(request: Request, methodId: string): Promise<
 		return commonFailure(answer)
 	}
 	return { ok: true, headers: cookiesOf(answer.response) }
-}
-
-export interface ActiveSession {
-	id: string
-	createdAt: string
-	lastActiveAt: string
-	device: string | null
-	/** A phone or a tablet (iOS, Android), for the icon. */
-	mobile: boolean
-	ipAddress: string | null
-	current: boolean
 }
 
 /**

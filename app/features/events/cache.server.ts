@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { getBand } from '#app/features/site/band.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
+import { LRUCache } from 'lru-cache'
 import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, type EventSummary } from './events.server.ts'
 
 /*
@@ -22,8 +23,8 @@ import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, t
  * - `invalidateEventCache` (called by the admin editor after every save, publish or delete) drops
  *   entries at once in this process.
  *
- * Concurrent misses for one key share one read (no stampede), and a read that started before an
- * invalidation is never stored after it.
+ * Concurrent misses for one key share one read (no stampede: lru-cache's fetchMethod), and a read
+ * that started before an invalidation is never stored after it.
  */
 
 /** How long an entry is trusted without asking the database. */
@@ -31,16 +32,32 @@ export const FRESH_MS = 5_000
 /** Entries kept at most (least recently used go first): unknown ids are never stored. */
 const MAX_PAGES = 500
 
-interface PageEntry {
-	detail: EventDetail
-	checkedAt: number
-}
+/**
+ * The clock the page cache reads (performance-free, so that a test can hand its own `now`): set by
+ * each call just before it asks the cache.
+ */
+let clock = Date.now()
 
-const pages = new Map<string, PageEntry>()
+/**
+ * Event pages by id. lru-cache's `fetchMethod` merges concurrent reads of one key into one, and
+ * drops a read that was under way when its key was deleted (an invalidation) instead of storing it.
+ * An entry older than FRESH_MS is handed back to `fetchMethod`, which keeps it when its version
+ * still holds.
+ */
+const pages = new LRUCache<string, EventDetail, Db>({
+	max: MAX_PAGES,
+	ttl: FRESH_MS,
+	ttlResolution: 0,
+	perf: { now: () => clock },
+	async fetchMethod(id, stale, { context: db }) {
+		if (stale && (await publishedEventVersion(db, id)) === stale.version) return stale
+		// Unknown or unpublished: nothing is stored (undefined drops the key).
+		return (await loadEventDetail(db, id)) ?? undefined
+	},
+})
 /** Rendered pages kept at most (about 30 kB each). */
 const MAX_HTML = 200
 const html = new Map<string, { etag: string; body: string; nonce: string | null; headers: [string, string][] }>()
-const pending = new Map<string, Promise<EventDetail | null>>()
 let lists = new Map<string, { value: unknown; checkedAt: number }>()
 let generation = 0
 
@@ -54,44 +71,26 @@ export function invalidateEventCache(eventId?: string): void {
 		pages.delete(eventId)
 		html.delete(eventId)
 	}
-	pending.clear()
 	lists = new Map()
-}
-
-function remember(id: string, entry: PageEntry) {
-	pages.delete(id)
-	pages.set(id, entry)
-	while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!)
 }
 
 /** A published event's page data, from memory when it is known to be current. */
 export async function cachedEventDetail(db: Db, id: string, now: number = Date.now()): Promise<EventDetail | null> {
-	const hit = pages.get(id)
-	if (hit && now - hit.checkedAt < FRESH_MS) return hit.detail
-	const inFlight = pending.get(id)
-	if (inFlight) return inFlight
-	const startedAt = generation
-	const read = (async () => {
-		if (hit) {
-			const version = await publishedEventVersion(db, id)
-			if (version === hit.detail.version && startedAt === generation) {
-				remember(id, { detail: hit.detail, checkedAt: now })
-				return hit.detail
-			}
+	for (let attempt = 0; ; attempt++) {
+		clock = now
+		try {
+			return (await pages.fetch(id, { context: db })) ?? null
+		} catch (error) {
+			// The event was invalidated while it was being read: read it again, once, as it is now.
+			if (attempt > 0 || !isAbort(error)) throw error
 		}
-		const detail = await loadEventDetail(db, id)
-		if (startedAt === generation) {
-			if (detail) remember(id, { detail, checkedAt: now })
-			else pages.delete(id)
-		}
-		return detail
-	})()
-	pending.set(id, read)
-	try {
-		return await read
-	} finally {
-		if (pending.get(id) === read) pending.delete(id)
 	}
+}
+
+/** lru-cache rejects a read whose key was deleted, evicted or replaced meanwhile, with these reasons. */
+const ABORT_REASONS = new Set(['deleted', 'evicted', 'replaced'])
+function isAbort(error: unknown): boolean {
+	return error instanceof Error && ABORT_REASONS.has(error.message)
 }
 
 /** The landing's next events, re-read at most every FRESH_MS. */
@@ -231,10 +230,3 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache'
 
 /** A draft previewed by an admin: kept nowhere. */
 export const NO_STORE = 'private, no-store'
-
-/** For tests: forget everything, validators included. */
-export function resetEventCacheForTests(): void {
-	invalidateEventCache()
-	renderStamp = undefined
-	buildTime = undefined
-}

@@ -1,10 +1,13 @@
+import type { DateLabel, EventDetail, EventSummary } from './types.ts'
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import MarkdownIt from 'markdown-it'
 import { publicImage } from '#app/features/media/media.server.ts'
 import type { PublicImage } from '#app/features/media/public-image.ts'
-import { renderMarkdown } from '#app/features/site/markdown.server.ts'
+import { markdownToText, renderMarkdown } from '#app/features/site/markdown.server.ts'
+
+export { markdownToText }
 import type { Db } from '#app/platform/db/client.server.ts'
-import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
+import { event, media } from '#app/platform/db/schema.ts'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
 
 /*
  * Events as the public site reads them: published only (drafts for an admin's preview), upcoming
@@ -52,7 +55,7 @@ export function isPastEvent(row: { startsAt: Date | string; endsAt: Date | strin
 // ---------------------------------------------------------------------------------------------
 // French dates, Europe/Paris
 
-const TIME_ZONE = 'Europe/Paris'
+const TIME_ZONE = SITE_TIME_ZONE
 const partsFormat = new Intl.DateTimeFormat('fr-FR', {
 	weekday: 'long',
 	day: 'numeric',
@@ -65,34 +68,6 @@ const partsFormat = new Intl.DateTimeFormat('fr-FR', {
 const shortMonthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short', timeZone: TIME_ZONE })
 const shortWeekdayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'short', timeZone: TIME_ZONE })
 const regionNames = new Intl.DisplayNames(['fr-FR'], { type: 'region' })
-
-/** A moment written out in French, Paris time, in every piece a page needs. */
-export interface DateLabel {
-	/** ISO 8601, UTC: for <time dateTime>, JSON-LD and calendars. */
-	iso: string
-	/** « samedi » */
-	weekday: string
-	/** « sam. » */
-	weekdayShort: string
-	/** « 14 » */
-	day: string
-	/** « mars » */
-	month: string
-	/** « mars », « avr. », « juil. » */
-	monthShort: string
-	/** « 2026 » */
-	year: string
-	/** « samedi 14 mars 2026 », « lundi 1er juin 2026 » */
-	date: string
-	/** « 14 mars 2026 » */
-	dayMonthYear: string
-	/** « 20 h 30 », « 21 h » */
-	time: string
-	/** « samedi 14 mars 2026 à 20 h 30 » */
-	dateTime: string
-	/** The calendar day in Paris, « 2026-03-14 », to compare days. */
-	parisDay: string
-}
 
 export function dateLabel(value: Date | string): DateLabel {
 	const instant = new Date(value)
@@ -135,25 +110,8 @@ export function countryName(code: string | null | undefined): string | null {
 // ---------------------------------------------------------------------------------------------
 // Plain text out of Markdown (share previews, calendars)
 
-const plainMarkdown = new MarkdownIt({ html: false, linkify: false, typographer: true, quotes: '«\u00a0\u00a0»‹\u00a0\u00a0›' })
-
-/** The words of a Markdown text without its markup: paragraphs on lines of their own. */
-export function markdownToText(source: string): string {
-	const tokens = plainMarkdown.parse(source ?? '', {})
-	const blocks: string[] = []
-	for (const token of tokens) {
-		if (token.type !== 'inline' || !token.children) continue
-		let text = ''
-		for (const child of token.children) {
-			if (child.type === 'text' || child.type === 'code_inline') text += child.content
-			else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' '
-			else if (child.type === 'image') text += child.content
-		}
-		text = text.replace(/\s+/g, ' ').trim()
-		if (text) blocks.push(text)
-	}
-	return blocks.join('\n')
-}
+/** The level a description's highest heading takes on the event page and in the editor's preview. */
+export const DESCRIPTION_TOP_HEADING = 3
 
 /** At most `max` characters, cut at a word, with an ellipsis when cut. */
 export function excerpt(text: string, max = 160): string {
@@ -172,57 +130,6 @@ export function excerpt(text: string, max = 160): string {
 
 // ---------------------------------------------------------------------------------------------
 // Views
-
-export interface EventSummary {
-	id: string
-	title: string
-	status: EventStatus
-	start: DateLabel
-	venueName: string
-	city: string
-	countryName: string | null
-	/** Only an http(s) address. */
-	ticketUrl: string | null
-	priceText: string | null
-	isPast: boolean
-}
-
-/** Everything the event page shows, already safe to render. */
-export interface EventDetail {
-	id: string
-	title: string
-	status: EventStatus
-	published: boolean
-	start: DateLabel
-	end: DateLabel | null
-	doors: DateLabel | null
-	/** For a postponed show: the date first announced. */
-	previousStart: DateLabel | null
-	venueName: string
-	address: string | null
-	postalCode: string | null
-	city: string
-	country: string
-	countryName: string | null
-	latitude: number | null
-	longitude: number | null
-	/** A plain link to OpenStreetMap: the coordinates if known, else a search for the address. */
-	mapUrl: string
-	/** Only an http(s) address. */
-	ticketUrl: string | null
-	priceText: string | null
-	/** Rendered by the safe Markdown renderer (raw HTML escaped). */
-	descriptionHtml: string
-	/** The description as plain text, paragraphs on their own lines. */
-	descriptionText: string
-	cover: PublicImage | null
-	createdAt: string
-	updatedAt: string
-	/** Changes whenever what the page shows changes (the event or its cover image). */
-	version: string
-	/** The newest of the event's and its cover's modification times. */
-	lastModified: string
-}
 
 function clean(value: string | null | undefined): string | null {
 	const trimmed = value?.trim()
@@ -299,7 +206,8 @@ export function toEventDetail(row: EventRow, cover: PublicImage | null, coverUpd
 		mapUrl: mapUrl(row),
 		ticketUrl: safeHttpUrl(row.ticketUrl),
 		priceText: clean(row.priceText),
-		descriptionHtml: row.description.trim() ? renderMarkdown(row.description) : '',
+		// Under the page's « À propos » (an h2): the description's own headings start at h3.
+		descriptionHtml: row.description.trim() ? renderMarkdown(row.description, { topHeading: DESCRIPTION_TOP_HEADING }) : '',
 		descriptionText,
 		cover,
 		createdAt: row.createdAt.toISOString(),
@@ -435,3 +343,5 @@ export async function publishedEventsForSitemap(db: Db): Promise<{ id: string; u
 		.orderBy(desc(event.startsAt))
 		.limit(45_000)
 }
+
+export type { DateLabel, EventDetail, EventSummary }

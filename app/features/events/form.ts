@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/schema.ts'
+import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
 import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
 
 /*
@@ -73,6 +73,12 @@ export function isCountryCode(code: string): boolean {
 	} catch {
 		return false
 	}
+}
+
+/** « Belgique » for « be » or « BE »; null for what is not a country (the same check as the form's). */
+export function countryName(code: string | undefined): string | null {
+	const upper = (code ?? '').trim().toUpperCase()
+	return isCountryCode(upper) ? (regionNames.of(upper) ?? null) : null
 }
 
 /** « 48,8566 », « -2.35 », « −0,5 »: a decimal number written the French way or not; null otherwise. */

@@ -34,12 +34,16 @@ export interface IcsCalendar {
 
 /** TEXT value escaping: backslash, semicolon, comma, and line breaks as \n. */
 export function escapeText(value: string): string {
-	return value
-		.replace(/\\/g, '\\\\')
-		.replace(/;/g, '\\;')
-		.replace(/,/g, '\\,')
-		.replace(/\r\n|\r|\n/g, '\\n')
-		.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+	return (
+		value
+			.replace(/\\/g, '\\\\')
+			.replace(/;/g, '\\;')
+			.replace(/,/g, '\\,')
+			.replace(/\r\n|\r|\n/g, '\\n')
+			// Control characters are what this line removes (RFC 5545 forbids them in a text value).
+			// oxlint-disable-next-line no-control-regex
+			.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+	)
 }
 
 /** A UTC DATE-TIME: 20260314T193000Z. */

@@ -1,5 +1,13 @@
+import { createContext, type MiddlewareFunction } from 'react-router'
 import { getSessionUser, type SessionUser } from '#app/features/accounts/session.server.ts'
+import type { PublicImage } from '#app/features/media/public-image.ts'
+import { getBand, pageTitle } from '#app/features/site/band.server.ts'
+import { getEnv } from '#app/platform/env.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+import { eventPageUrl } from './calendar.server.ts'
+import { musicEventJsonLd } from './json-ld.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { publishedSetlistOfEvent, setlistWorksJsonLd } from '#app/features/setlist/setlists.server.ts'
 import {
 	isNotModified,
 	lastModified,
@@ -7,9 +15,11 @@ import {
 	PRIVATE_CACHE_CONTROL,
 	PUBLIC_CACHE_CONTROL,
 	cachedEventDetail,
+	cachedPageResponse,
+	keepRenderedPage,
 	weakEtag,
 } from './cache.server.ts'
-import { endOf, isEventId, isPastEvent, loadEventDetail, type EventDetail } from './events.server.ts'
+import { endOf, excerpt, isEventId, isPastEvent, loadEventDetail, type EventDetail } from './events.server.ts'
 
 /*
  * One event as a given request may see it: a published event for everyone, a draft for an admin
@@ -72,4 +82,113 @@ export function notModifiedResponse(request: Request, headers: Headers): Respons
 	if (!etag) return null
 	if (!isNotModified(request, { etag, lastModified: headers.get('Last-Modified') ?? undefined })) return null
 	return new Response(null, { status: 304, headers })
+}
+
+/** What the middleware resolved, handed to the loader so that the event is looked up once. */
+export const resolvedEventContext = createContext<{ resolved: ResolvedEvent | null } | null>(null)
+
+/**
+ * The HTTP cache of an event's page: validators (ETag, Last-Modified) and 304s, and one rendered
+ * copy per version of the event shared by every anonymous visitor. The event it resolved is handed
+ * to the loader through `resolvedEventContext`.
+ */
+export const eventPageCache: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return next()
+	const resolved = await resolveEvent(request, params.eventId)
+	context.set(resolvedEventContext, { resolved })
+	// Client-side navigations fetch the data alone (…/eventId.data): no validators for those.
+	if (!resolved || new URL(request.url).pathname.endsWith('.data')) return next()
+	const headers = cachingHeaders(resolved, 'page')
+	const notModified = notModifiedResponse(request, headers)
+	if (notModified) return notModified
+	const etag = headers.get('ETag')
+	// The same page for every anonymous visitor: rendered once per version of the event.
+	const kept = etag && request.method === 'GET' ? cachedPageResponse(resolved.detail.id, etag) : null
+	if (kept) return kept
+	const response = await next()
+	if (response.status !== 200) return response
+	for (const [name, value] of headers) response.headers.set(name, value)
+	// A response that sets a cookie is nobody else's to keep.
+	if (response.headers.has('Set-Cookie')) {
+		response.headers.delete('ETag')
+		response.headers.delete('Last-Modified')
+		response.headers.set('Cache-Control', 'private, no-store')
+		return response
+	}
+	if (etag && request.method === 'GET') return keepRenderedPage(resolved.detail.id, etag, response)
+	return response
+}
+
+/** The JPEG rendition closest above 1200 px wide (what share previews ask for), as an absolute URL. */
+function shareImage(cover: PublicImage | null, siteUrl: string) {
+	if (!cover) return null
+	const jpegs = cover.variants.filter((v) => v.format === 'jpeg').sort((a, b) => a.width - b.width)
+	const chosen = jpegs.find((v) => v.width >= 1200) ?? jpegs.at(-1)
+	if (!chosen) return null
+	const largest = jpegs.at(-1)!
+	return {
+		url: new URL(chosen.url, siteUrl).href,
+		width: chosen.width,
+		height: chosen.height,
+		alt: cover.alt,
+		all: [...new Set([largest, chosen].map((v) => new URL(v.url, siteUrl).href))],
+	}
+}
+
+/** Everything the event's page shows and tells search engines and share previews. */
+export async function eventPageData(resolved: ResolvedEvent) {
+	const { detail: event, viewer, isPast } = resolved
+	const t = getT()
+	const band = getBand()
+	const siteUrl = getEnv().SITE_URL
+	const url = eventPageUrl(event.id)
+	const image = shareImage(event.cover, siteUrl)
+	const place = event.countryName ? `${event.city} (${event.countryName})` : event.city
+	const description =
+		excerpt(event.descriptionText, 160) ||
+		t('events.page.fallbackDescription', { band: band.name, date: event.start.dateTime, venue: event.venueName, city: place })
+	const shareTitle = t('events.page.shareTitle', { title: event.title, city: place, date: event.start.dayMonthYear })
+	const jsonLd = musicEventJsonLd(
+		{
+			title: event.title,
+			status: event.status,
+			startsAt: event.start.iso,
+			endsAt: event.end?.iso ?? null,
+			doorsAt: event.doors?.iso ?? null,
+			previousStartsAt: event.previousStart?.iso ?? null,
+			venueName: event.venueName,
+			address: event.address,
+			postalCode: event.postalCode,
+			city: event.city,
+			country: event.country,
+			latitude: event.latitude,
+			longitude: event.longitude,
+			ticketUrl: event.ticketUrl,
+			priceText: event.priceText,
+			description: excerpt(event.descriptionText, 5000) || description,
+			images: image?.all ?? [],
+			url,
+		},
+		{ band: { name: band.name, url: siteUrl } },
+	)
+	// The setlist, once published after the show: on the page and in the JSON-LD (workPerformed).
+	const setlist = await publishedSetlistOfEvent(await getDb(), event.id, event.version)
+	if (setlist) jsonLd.workPerformed = setlistWorksJsonLd(setlist)
+	return {
+		setlist,
+		event,
+		isPast,
+		isDraft: !event.published,
+		canEdit: viewer?.role === 'admin',
+		bandName: band.name,
+		seo: {
+			title: pageTitle(shareTitle),
+			shareTitle,
+			description,
+			url,
+			siteName: band.name,
+			image: image ? { url: image.url, width: image.width, height: image.height, alt: image.alt } : null,
+			jsonLd,
+		},
+	}
 }

@@ -9,7 +9,9 @@
  * - in autumn one hour happens twice (25 October 2026, 02:00 → 03:00 twice): the first one
  *   (summer time, CEST) is taken, the earlier instant.
  */
-export const PARIS_TIME_ZONE = 'Europe/Paris'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+
+export const PARIS_TIME_ZONE = SITE_TIME_ZONE
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE

@@ -29,6 +29,8 @@ export function EventSetlistPanel(props: { eventId: string }) {
 	const selectId = useId()
 	useEffect(() => {
 		if (reader.state === 'idle' && !reader.data) void reader.load(endpoint)
+		// Loads once per event: the fetcher's own state changing must not load it again.
+		// oxlint-disable-next-line react-hooks/exhaustive-deps
 	}, [endpoint])
 	const state = writer.data ?? reader.data
 	// Sent without revalidating the editor's own data: what is typed in the event's form stays.

@@ -121,7 +121,6 @@ export const SetlistSaveSchema = z.object({
 		})
 		.pipe(z.array(SetlistItemSchema, { error: M.items }).max(SETLIST_LIMITS.items, M.itemsMax)),
 })
-export type SetlistSaveValues = z.output<typeof SetlistSaveSchema>
 
 /** A new setlist: just its name (the builder does the rest). */
 export const SetlistCreateSchema = z.object({

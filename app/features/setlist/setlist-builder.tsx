@@ -130,6 +130,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 			setBase({ version: current.version, snapshot: snapshot(current.name, toBuilderItems(current.items)) })
 		}
 		setConflict(answer.reason)
+		// Runs once per answer of the server (the ref guards it); the list and name it reads are those of that moment.
+		// oxlint-disable-next-line react-hooks/exhaustive-deps
 	}, [answer, fetcher.state])
 
 	// The name is controlled here (a conflict replaces it): Conform gives its constraints and errors.
@@ -142,6 +144,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 			if (window.confirm(t('setlist.builder.leaveConfirm'))) blocker.proceed()
 			else blocker.reset()
 		}
+		// Asks once per blocked navigation: the blocker's state is the trigger.
+		// oxlint-disable-next-line react-hooks/exhaustive-deps
 	}, [blocker.state])
 	useEffect(() => {
 		if (!dirty) return

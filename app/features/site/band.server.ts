@@ -1,10 +1,8 @@
-import { contrastRatio, textColourOn } from '#app/platform/colour.ts'
+import { textColourOn } from '#app/platform/colour.ts'
 import { getEnv } from '#app/platform/env.server.ts'
+import type { SocialLink } from './social-links.ts'
 
-export interface SocialLink {
-	network: 'instagram' | 'facebook' | 'youtube' | 'tiktok' | 'spotify' | 'bandcamp' | 'soundcloud'
-	url: string
-}
+export type { SocialLink }
 
 /** The band's identity as configured by the operator: what every page shows about "who". */
 export interface Band {
@@ -18,7 +16,7 @@ export interface Band {
 	socials: SocialLink[]
 }
 
-export { contrastRatio, textColourOn }
+export { textColourOn }
 
 let cached: Band | undefined
 

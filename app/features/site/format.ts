@@ -1,5 +1,7 @@
 /** French formatting in Europe/Paris, the same on the server and in the browser. */
-const TIME_ZONE = 'Europe/Paris'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+
+const TIME_ZONE = SITE_TIME_ZONE
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', {
 	weekday: 'long',

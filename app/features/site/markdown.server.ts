@@ -14,6 +14,33 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 	return defaultLinkOpen(tokens, idx, options, env, self)
 }
 
-export function renderMarkdown(source: string): string {
-	return markdown.render(source)
+/**
+ * The text as HTML. `topHeading` is the level its highest heading may take on the page (a heading
+ * never outranks the page's own `<h1>` or the section it sits in): every heading moves down by the
+ * same amount, so the text's own outline is kept.
+ */
+export function renderMarkdown(source: string, options: { topHeading?: number } = {}): string {
+	const tokens = markdown.parse(source, {})
+	const headings = tokens.filter((token) => token.type === 'heading_open' || token.type === 'heading_close')
+	const highest = Math.min(...headings.map((token) => Number(token.tag.slice(1))))
+	const shift = Math.max(0, (options.topHeading ?? 2) - highest)
+	if (shift) for (const token of headings) token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + shift)}`
+	return markdown.renderer.render(tokens, markdown.options, {})
+}
+
+/** The words of a Markdown text without its markup (share previews, calendars): paragraphs on lines of their own. */
+export function markdownToText(source: string): string {
+	const blocks: string[] = []
+	for (const token of markdown.parse(source ?? '', {})) {
+		if (token.type !== 'inline' || !token.children) continue
+		let text = ''
+		for (const child of token.children) {
+			if (child.type === 'text' || child.type === 'code_inline') text += child.content
+			else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' '
+			else if (child.type === 'image') text += child.content
+		}
+		text = text.replace(/\s+/g, ' ').trim()
+		if (text) blocks.push(text)
+	}
+	return blocks.join('\n')
 }

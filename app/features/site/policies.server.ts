@@ -20,7 +20,13 @@ function values(siteUrl: string): Record<string, string> {
 	return {
 		band: band.name,
 		site: siteUrl.replace(/^https?:\/\//, ''),
-		contact: band.contactEmail ? `[${band.contactEmail}](mailto:${band.contactEmail})` : 'le formulaire de contact du site',
+		// What exists today to reach the band: its address when configured, else its networks (the
+		// contact form is not there yet), else a plain statement that no address is given yet.
+		writeTo: band.contactEmail
+			? `écrivez à [${band.contactEmail}](mailto:${band.contactEmail})`
+			: band.socials.length > 0
+				? 'écrivez au groupe par l’un de ses réseaux, dont les liens sont en bas de chaque page (le site n’indique pas encore d’adresse e-mail de contact)'
+				: 'adressez-vous directement au groupe : le site n’indique pas encore d’adresse e-mail de contact',
 		sessionDays: String(SESSION_TTL_SECONDS / 86400),
 		verifyHours: String(VERIFY_EMAIL_TTL_SECONDS / 3600),
 		resetHours: String(RESET_PASSWORD_TTL_SECONDS / 3600),

@@ -1,4 +1,5 @@
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { EVENT_STATUSES, type EventStatus } from './event-status.ts'
 
 /*
  * Identity tables, in the shape Better Auth's Drizzle adapter expects (with the admin plugin's
@@ -159,8 +160,7 @@ export const media = pgTable(
 	(t) => [index('media_created_by_idx').on(t.createdBy)],
 )
 
-export const EVENT_STATUSES = ['scheduled', 'sold_out', 'postponed', 'cancelled'] as const
-export type EventStatus = (typeof EVENT_STATUSES)[number]
+export { EVENT_STATUSES, type EventStatus }
 
 /**
  * A show. Times are instants (UTC in the database), entered and shown in Europe/Paris. A draft is

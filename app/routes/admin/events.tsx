@@ -2,9 +2,9 @@ import { clsx } from 'clsx'
 import { CalendarPlus, Search, Trash2, X } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/events'
-import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
+import { EventStatusTag } from '#app/features/events/status.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Dialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -18,6 +18,8 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * The admin's list of events: upcoming, past and drafts as tabs with their counts, a search on
@@ -61,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
 	await requireAdmin(request)
 	const formData = await request.formData()
 	const intent = formData.get('intent')
-	if (intent !== 'delete') throw data(null, { status: 400 })
+	if (intent !== 'delete') throw httpError(400)
 	const id = String(formData.get('eventId') ?? '')
 	const params = new URL(request.url).searchParams
 	const back = listUrl({ tab: readTab(params.get('tab')), q: (params.get('q') ?? '').trim().slice(0, EVENT_SEARCH_MAX) })
@@ -70,26 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
 	return redirectWithFlash(back, { type: 'success', key: 'admin.events.flash.deleted', values: { title: deleted.title } })
 }
 
-const STATUS_TONES: Record<string, BadgeTone> = {
-	scheduled: 'success',
-	sold_out: 'accent',
-	postponed: 'warning',
-	cancelled: 'danger',
-}
-
-/** The status's word, written out per status so that every key stays visible to the i18n check. */
-function useStatusLabel() {
-	const { t } = useTranslation()
-	const labels: Record<string, string> = {
-		scheduled: t('admin.events.status.scheduled'),
-		sold_out: t('admin.events.status.sold_out'),
-		postponed: t('admin.events.status.postponed'),
-		cancelled: t('admin.events.status.cancelled'),
-	}
-	return (status: string) => labels[status] ?? status
-}
-
-const TIME_ZONE = 'Europe/Paris'
+const TIME_ZONE = SITE_TIME_ZONE
 const shortDate = new Intl.DateTimeFormat('fr-FR', {
 	weekday: 'short',
 	day: 'numeric',
@@ -111,7 +94,6 @@ function dateParts(iso: string) {
 export default function AdminEvents({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	const { list } = loaderData
-	const statusLabel = useStatusLabel()
 	const [toDelete, setToDelete] = useState<{ id: string; title: string } | null>(null)
 	const navigation = useNavigation()
 	const deleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
@@ -220,7 +202,7 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{list.rows.map((row) => {
 									const when = dateParts(row.startsAt)
-									const badges = <Badge tone={STATUS_TONES[row.status] ?? 'neutral'}>{statusLabel(row.status)}</Badge>
+									const badges = <EventStatusTag status={row.status} />
 									return (
 										<TableRow key={row.id}>
 											<TableCell className="hidden align-top tabular-nums sm:table-cell">

@@ -1,9 +1,9 @@
-import { data } from 'react-router'
 import type { Route } from './+types/auth'
 import { limit } from '#app/features/accounts/auth-actions.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { getAuth } from '#app/platform/platform.server.ts'
 import { clientAddressOf, type RuleName } from '#app/platform/rate-limit.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /*
  * Better Auth's own endpoints, at its default /api/auth, for other clients too. The limits that
@@ -61,7 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	if (Number(request.headers.get('content-length') ?? 0) > 64 * 1024) {
-		throw data({ error: 'Requête trop volumineuse.' }, { status: 413 })
+		throw httpError(413, { error: 'Requête trop volumineuse.' })
 	}
 	return (await guard(request)) ?? (await getAuth()).handler(request)
 }

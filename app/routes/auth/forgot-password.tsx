@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { Route } from './+types/forgot-password'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { failureHeaders, requestPasswordReset, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
@@ -44,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
 		)
 	}
 	// The same answer whether the address has an account or not.
-	return { result: submission.reply({ resetForm: true }), sent: true }
+	return { result: submission.reply(), sent: true }
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -53,8 +54,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 	const [form, fields] = useForm<z.input<typeof ForgotSchema>>({
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(actionData?.result)
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.forgot.title')}</h1>
@@ -66,9 +68,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 			) : (
 				<p className="mt-2 text-muted">{t('auth.forgot.intro')}</p>
 			)}
-			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 				<FormError id={form.errorId} errors={form.errors} />
-				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
 					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 				</Field>
 				<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>

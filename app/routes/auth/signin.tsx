@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { Route } from './+types/signin'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { currentPasswordField, emailField, redirectToField } from '#app/features/accounts/fields.ts'
@@ -78,20 +79,25 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 	const [form, fields] = useForm<z.input<typeof SignInSchema>>({
 		lastResult: actionData,
 		constraint: loaderData.constraint,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(actionData)
 	const signupHref = loaderData.redirectTo ? `/auth/signup?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signup'
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signin.title')}</h1>
 			<p className="mt-3 text-muted">{t('auth.signin.intro')}</p>
-			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 				<FormError id={form.errorId} errors={form.errors ?? (loaderData.providerError ? [loaderData.providerError] : undefined)} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
-				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
-					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" autoFocus />}
+				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
+					{(control) => (
+						// The page's one task is this form, reached on purpose: the cursor waits in its first field.
+						// oxlint-disable-next-line jsx-a11y/no-autofocus
+						<Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" autoFocus />
+					)}
 				</Field>
-				<Field label={t('auth.fields.password')} errors={fields.password.errors}>
+				<Field label={t('auth.fields.password')} errors={edited.errors(fields.password)}>
 					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}
 				</Field>
 				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>

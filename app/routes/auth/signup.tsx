@@ -7,13 +7,14 @@ import type { Route } from './+types/signup'
 import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/fields.ts'
 import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { failureHeaders, signUpWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
-import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
+import { refuseWeakPassword } from '#app/features/accounts/password-policy.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -51,10 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
 	await requireAnonymous(request)
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, {
-		schema: SignUpSchema.superRefine((value, ctx) => {
-			const weakness = passwordWeakness(value.password, { email: value.email, name: value.name })
-			if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness })
-		}),
+		schema: SignUpSchema.superRefine(refuseWeakPassword('password', (value) => value)),
 	})
 	if (submission.status !== 'success') {
 		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
@@ -79,32 +77,33 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 	const [form, fields] = useForm<z.input<typeof SignUpSchema>>({
 		lastResult: actionData,
 		constraint: loaderData.constraint,
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(actionData)
 	const signinHref = loaderData.redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signin'
 	return (
 		<>
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signup.title')}</h1>
 			<p className="mt-3 text-muted">{t('auth.signup.intro')}</p>
-			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 				<FormError id={form.errorId} errors={form.errors} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
-				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={fields.name.errors}>
+				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={edited.errors(fields.name)}>
 					{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
 				</Field>
-				<Field label={t('auth.fields.email')} errors={fields.email.errors}>
+				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
 					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 				</Field>
 				<Field
 					label={t('auth.fields.newPassword')}
 					hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN })}
-					errors={fields.password.errors}
+					errors={edited.errors(fields.password)}
 				>
 					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="new-password" />}
 				</Field>
 				<Checkbox
 					{...getInputProps(fields.acceptPrivacy, { type: 'checkbox' })}
-					errors={fields.acceptPrivacy.errors}
+					errors={edited.errors(fields.acceptPrivacy)}
 					label={
 						<>
 							{t('auth.signup.acceptPrivacyBefore')}{' '}

@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/social'
 import { limit, failureHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
@@ -6,6 +6,7 @@ import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 /**
  * Starts a federated sign-in (or, signed in, links a provider to the account): Better Auth sets its
@@ -19,9 +20,9 @@ export async function action({ request }: Route.ActionArgs) {
 	const form = await request.formData()
 	const provider = String(form.get('provider') ?? '')
 	const { auth, env } = await getPlatform()
-	if (!configuredProviders(env).some((p) => p.id === provider)) throw data(null, { status: 404 })
+	if (!configuredProviders(env).some((p) => p.id === provider)) throw httpError(404)
 	const limited = await limit([['signInByAddress', clientAddressOf(request)]])
-	if (limited) throw data({ error: limited.message }, { status: 429, headers: failureHeaders(limited) })
+	if (limited) throw httpError(429, { error: limited.message }, { headers: failureHeaders(limited) })
 
 	const user = await getSessionUser(request)
 	const linking = Boolean(user)

@@ -1,4 +1,5 @@
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
+import { httpError } from '#app/platform/http-error.ts'
 
 /** Any other path goes to the landing page (the seed's rule). */
 export function loader() {
@@ -7,7 +8,7 @@ export function loader() {
 
 /** A form sent to a path that does not exist: there is nothing to redirect it to. */
 export function action() {
-	throw data(null, { status: 404 })
+	throw httpError(404)
 }
 
 /**

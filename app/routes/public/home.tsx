@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/i18n/react.tsx'
 import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
-import { initials, Logo } from '#app/components/logo.tsx'
+import { initials } from '#app/components/logo.tsx'
 import { SocialLinks } from '#app/components/site-footer.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { EventList } from '#app/components/event-card.tsx'
@@ -55,7 +55,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 					{[...initials(band.name)][0]}
 				</span>
 				<div className="mx-auto w-full max-w-page px-gutter pt-36 pb-14 sm:pb-20">
-					<Logo name={band.name} logoUrl={band.logoUrl} decorative className="mb-6 size-16 sm:mb-8 sm:size-20" />
 					<h1 id="titre-groupe" className="poster-title text-fg" style={titleStyle}>
 						{band.name}
 					</h1>

@@ -1,8 +1,8 @@
-import { data } from 'react-router'
 import type { Route } from './+types/policy'
 import { POLICIES, readPolicy, type PolicyName } from '#app/features/site/policies.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { httpError } from '#app/platform/http-error.ts'
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	return [{ title: loaderData?.documentTitle }]
@@ -11,7 +11,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 /** One policy text (content/policies/<name>.md), rendered on the server. */
 export function loader({ request }: Route.LoaderArgs) {
 	const name = new URL(request.url).pathname.split('/').pop() as PolicyName
-	if (!POLICIES.includes(name)) throw data(null, { status: 404 })
+	if (!POLICIES.includes(name)) throw httpError(404)
 	const policy = readPolicy(name, getEnv().SITE_URL)
 	return { ...policy, documentTitle: pageTitle(policy.title) }
 }

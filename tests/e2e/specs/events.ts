@@ -45,7 +45,7 @@ export function eventSpecs() {
 			context.on('response', (response) => {
 				if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`)
 			})
-			context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`))
+			context.on('weberror', (error) => problems.push(`page error: ${error.page()?.url()} ${error.error().message}`))
 			context.on('console', (message) => {
 				// The 404s this spec asks for are logged by the browser as failed loads: expected.
 				const expected404 = /Failed to load resource: the server responded with a status of 404/.test(message.text())
@@ -196,7 +196,13 @@ export function eventSpecs() {
 			assert.equal(meta('property', 'og:url'), `${site.origin}/events/${site.ids.postponed}`)
 			assert.equal(meta('name', 'twitter:card'), 'summary')
 			assert.match(html, new RegExp(`<link rel="canonical" href="${site.origin}/events/${site.ids.postponed}"/>`))
-			const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.+?)<\/script>/.exec(html)![1]!) as Record<string, any>
+			const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.+?)<\/script>/.exec(html)![1]!) as {
+				'@type': string
+				eventStatus: string
+				startDate: string
+				previousStartDate: string
+				location: { address: Record<string, string> }
+			}
 			assert.equal(jsonLd['@type'], 'MusicEvent')
 			assert.equal(jsonLd.eventStatus, 'https://schema.org/EventRescheduled')
 			assert.ok(jsonLd.previousStartDate < jsonLd.startDate)

@@ -189,7 +189,7 @@ export async function newVisitor(options: BrowserContextOptions = {}): Promise<B
 			.catch(() => {})
 	})
 	context.on('weberror', (error) => {
-		h.problems.push(`page error: ${error.error().message}`)
+		h.problems.push(`page error: ${error.page()?.url() ?? ''} ${error.error().message}`)
 	})
 	context.on('console', (message) => {
 		const text = message.text()

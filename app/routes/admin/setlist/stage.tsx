@@ -31,6 +31,8 @@ export default function StageSetlist({ loaderData }: Route.ComponentProps) {
 	const { setlist } = loaderData
 	const [canFullscreen, setCanFullscreen] = useState(false)
 	useEffect(() => {
+		// Whether the browser offers full screen is known only after hydration: set once, from the effect.
+		// oxlint-disable-next-line react/set-state-in-effect
 		setCanFullscreen(typeof document.documentElement.requestFullscreen === 'function')
 		let lock: { release(): Promise<void> } | null = null
 		const wakeLock = (navigator as Navigator & { wakeLock?: { request(type: 'screen'): Promise<{ release(): Promise<void> }> } }).wakeLock

@@ -1,0 +1,50 @@
+import type { Submission, SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useState, type FormEvent } from 'react'
+import type { ZodType } from 'zod'
+
+/*
+ * How a form checks what is typed once a submit has been refused. Two ways, never a third: either
+ * the browser checks with the form's own Zod schema (the one the action validates with), or, where
+ * Zod would weigh too much on a public page, nothing is checked until the next submit and the
+ * refused field's message goes as soon as it is edited. Either way, typing posts nothing: before
+ * this, Conform posted the form on every key to ask the server, and an action that did not expect
+ * such a post answered with an error page in place of the form.
+ */
+
+/** The browser validates with the same schema as the action, on submit, then on every key. */
+export function validateInBrowser(schema: ZodType) {
+	return {
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		// Typed as fitting any form: each form names its own field types, from this same schema.
+		onValidate: ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema }) as Submission<never>,
+	} as const
+}
+
+/** Only the server validates, on submit: no post while typing. Pair it with `useEditedFields`. */
+export const validateOnServer = { shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' } as const
+
+/**
+ * For server-validated forms: a field edited since the server's last answer no longer shows that
+ * answer's message (the server judges it again at the next submit). Put `onInput` on the form and
+ * read a field's errors through `errors(field)`.
+ */
+export function useEditedFields(lastResult: SubmissionResult<string[]> | null | undefined) {
+	const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set())
+	// A new answer from the server: every field shows its messages again (reset while rendering, as React advises).
+	const [answered, setAnswered] = useState(lastResult)
+	if (answered !== lastResult) {
+		setAnswered(lastResult)
+		setEdited(new Set())
+	}
+	return {
+		onInput(event: FormEvent<HTMLFormElement>) {
+			const name = (event.target as HTMLInputElement).name
+			if (name && !edited.has(name)) setEdited(new Set(edited).add(name))
+		},
+		errors(field: { name: string; errors?: string[] }): string[] | undefined {
+			return edited.has(field.name) ? undefined : field.errors
+		},
+	}
+}

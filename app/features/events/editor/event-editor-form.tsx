@@ -1,0 +1,400 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { ArrowLeft, ExternalLink, Trash2 } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { Form, Link, useBlocker, useNavigation } from 'react-router'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { Dialog } from '#app/components/ui/dialog.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { FormError } from '#app/components/ui/form-error.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { Section } from '#app/components/ui/section.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { countryName, EventFormSchema, type EventFormInput } from '#app/features/events/form.ts'
+import { EVENT_STATUSES, EventStatusTag, useEventStatusLabels } from '#app/features/events/status.tsx'
+import { EventSetlistPanel } from '#app/features/setlist/event-setlist-panel.tsx'
+import { formatDateTime } from '#app/features/site/format.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { CoverField } from './cover-field.tsx'
+import { DeleteDialog } from './delete-dialog.tsx'
+import { DescriptionEditor } from './description-editor.tsx'
+import { PastDateWarning } from './past-date-warning.tsx'
+import type { EventEditorData } from './types.ts'
+
+/*
+ * The event editor's form: every field of the public page in groups, dates in Paris time, a live
+ * Markdown preview rendered by the server, the cover, and publication. Every button saves the whole
+ * form first (« Publier » saves and publishes), so nothing typed is lost; a refused form keeps
+ * everything typed, with its French messages next to the fields.
+ */
+
+export const EVENT_LIST_PATH = '/dashboard/admin/events'
+const LIST = EVENT_LIST_PATH
+
+export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventEditorData; lastResult?: SubmissionResult<string[]> }) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const { event, values } = loaderData
+	const isNew = event === null
+	const [form, fields] = useForm<EventFormInput>({
+		id: 'form-evenement',
+		lastResult,
+		constraint: loaderData.constraint,
+		defaultValue: values,
+		...validateInBrowser(EventFormSchema),
+	})
+	const sendingIntent =
+		navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : null
+	const sending = sendingIntent !== null && sendingIntent !== 'delete'
+
+	// Leaving with unsaved changes asks first: inside the site (router) and when closing the tab.
+	const submitting = useRef(false)
+	useEffect(() => {
+		if (navigation.state === 'idle') submitting.current = false
+	}, [navigation.state])
+	// The cover's hidden input changes without an input event: the upload says so itself.
+	const [coverTouched, setCoverTouched] = useState(false)
+	const dirty = form.dirty || coverTouched
+	const blocker = useBlocker(
+		({ currentLocation, nextLocation }) => dirty && !submitting.current && currentLocation.pathname !== nextLocation.pathname,
+	)
+	useEffect(() => {
+		if (!dirty) return
+		const warn = (e: BeforeUnloadEvent) => {
+			e.preventDefault()
+			e.returnValue = ''
+		}
+		window.addEventListener('beforeunload', warn)
+		return () => window.removeEventListener('beforeunload', warn)
+	}, [dirty])
+
+	// A refused form (by the browser's check or by the server): the first field to fix gets the focus.
+	const refused = form.status === 'error'
+	useEffect(() => {
+		if (!refused) return
+		document.querySelector<HTMLElement>('#form-evenement [aria-invalid="true"]')?.focus()
+	}, [lastResult, refused])
+
+	const [deleteOpen, setDeleteOpen] = useState(false)
+	const statusLabels = useEventStatusLabels()
+	const statusValue = fields.status.value ?? values.status
+	const publicUrl = event ? `/events/${event.id}` : null
+
+	const header = (
+		<>
+			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+				<ArrowLeft aria-hidden="true" className="size-4" />
+				{t('admin.events.editor.back')}
+			</Link>
+			<PageHeader
+				title={isNew ? t('admin.events.editor.newTitle') : event.title}
+				description={
+					<span className="flex flex-wrap items-center gap-2">
+						{event ? (
+							<>
+								<Badge tone={event.published ? 'info' : 'neutral'}>
+									{event.published ? t('admin.events.published') : t('admin.events.draft')}
+								</Badge>
+								<EventStatusTag status={event.status} />
+								<span className="text-sm">{t('admin.events.editor.updatedAt', { date: formatDateTime(event.updatedAt) })}</span>
+							</>
+						) : (
+							<span>{t('admin.events.editor.newIntro')}</span>
+						)}
+					</span>
+				}
+				actions={
+					publicUrl ? (
+						<a href={publicUrl} target="_blank" rel="noopener" className={buttonClasses('secondary')}>
+							<ExternalLink aria-hidden="true" />
+							{t('admin.events.editor.viewPublic')}
+							<span className="sr-only">{t('admin.events.editor.newTab')}</span>
+						</a>
+					) : null
+				}
+			/>
+		</>
+	)
+
+	return (
+		<>
+			{header}
+			<Form
+				method="post"
+				preventScrollReset
+				// A focused field scrolls into view below the sticky bar, never under it.
+				className="mt-8 flex flex-col gap-5 [&_input]:scroll-mt-28 [&_select]:scroll-mt-28 [&_textarea]:scroll-mt-28"
+				{...getFormProps(form)}
+				onSubmit={(e) => {
+					submitting.current = true
+					form.onSubmit(e)
+				}}
+			>
+				<FormError id={form.errorId} errors={form.errors} />
+
+				{/* Stays in view at the top while the form scrolls (the toasts, at the bottom, never cover it). */}
+				<div className="sticky top-2 z-20 rounded-card border border-line bg-surface/95 px-4 py-3 shadow-pop backdrop-blur-sm sm:px-5">
+					<div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-2">
+						<p className="flex basis-full items-center gap-2 text-sm empty:hidden sm:mr-auto sm:min-h-5 sm:basis-auto" aria-live="polite">
+							{refused && !sending ? (
+								<span className="font-medium text-danger">{t('admin.events.editor.refused')}</span>
+							) : dirty ? (
+								<>
+									<span aria-hidden="true" className="size-2 shrink-0 rounded-full bg-warning" />
+									<span className="text-muted">{t('admin.events.editor.unsaved')}</span>
+								</>
+							) : event ? (
+								<span className="hidden text-muted sm:inline">{t('admin.events.editor.allSaved')}</span>
+							) : null}
+						</p>
+						<Button type="submit" name="intent" value="save" disabled={sending} className="flex-1 sm:flex-none">
+							{sendingIntent === 'save'
+								? t('admin.events.editor.saving')
+								: isNew
+									? t('admin.events.editor.saveDraft')
+									: t('admin.events.editor.save')}
+						</Button>
+						{event?.published ? (
+							<Button type="submit" name="intent" value="unpublish" variant="secondary" disabled={sending} className="flex-1 sm:flex-none">
+								{sendingIntent === 'unpublish' ? t('admin.events.editor.saving') : t('admin.events.editor.unpublish')}
+							</Button>
+						) : (
+							<Button type="submit" name="intent" value="publish" variant="secondary" disabled={sending} className="flex-1 sm:flex-none">
+								{sendingIntent === 'publish' ? t('admin.events.editor.saving') : t('admin.events.editor.publish')}
+							</Button>
+						)}
+					</div>
+				</div>
+
+				<Section
+					id="informations"
+					title={t('admin.events.editor.sections.info.title')}
+					description={t('admin.events.editor.sections.info.description')}
+				>
+					<div className="flex flex-col gap-4">
+						<Field label={t('admin.events.fields.title')} errors={fields.title.errors}>
+							{(control) => <Input {...getInputProps(fields.title, { type: 'text' })} {...control} autoComplete="off" />}
+						</Field>
+						<div className="grid gap-4 sm:grid-cols-2">
+							<Field label={t('admin.events.fields.status')} errors={fields.status.errors}>
+								{(control) => (
+									<Select {...getSelectProps(fields.status)} {...control}>
+										{EVENT_STATUSES.map((status) => (
+											<option key={status} value={status}>
+												{statusLabels[status]}
+											</option>
+										))}
+									</Select>
+								)}
+							</Field>
+							{statusValue === 'postponed' ? (
+								<Field
+									label={t('admin.events.fields.previousStartsAt')}
+									hint={t('admin.events.fields.previousStartsAtHint')}
+									errors={fields.previousStartsAt.errors}
+								>
+									{(control) => <Input {...getInputProps(fields.previousStartsAt, { type: 'datetime-local' })} {...control} />}
+								</Field>
+							) : null}
+						</div>
+					</div>
+				</Section>
+
+				<Section
+					id="horaires"
+					title={t('admin.events.editor.sections.dates.title')}
+					description={t('admin.events.editor.sections.dates.description')}
+				>
+					<div className="flex flex-col gap-4">
+						<div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+							<Field label={t('admin.events.fields.startsAt')} errors={fields.startsAt.errors}>
+								{(control) => <Input {...getInputProps(fields.startsAt, { type: 'datetime-local' })} {...control} />}
+							</Field>
+							<Field label={t('admin.events.fields.doorsAt')} optional={t('admin.events.optional')} errors={fields.doorsAt.errors}>
+								{(control) => <Input {...getInputProps(fields.doorsAt, { type: 'datetime-local' })} {...control} />}
+							</Field>
+							<Field label={t('admin.events.fields.endsAt')} optional={t('admin.events.optional')} errors={fields.endsAt.errors}>
+								{(control) => <Input {...getInputProps(fields.endsAt, { type: 'datetime-local' })} {...control} />}
+							</Field>
+						</div>
+						<PastDateWarning
+							startsAt={fields.startsAt.value}
+							endsAt={fields.endsAt.value}
+							storedStartsAt={isNew ? null : values.startsAt}
+							defaultDurationMs={loaderData.defaultDurationMs}
+						/>
+					</div>
+				</Section>
+
+				<Section
+					id="lieu"
+					title={t('admin.events.editor.sections.place.title')}
+					description={t('admin.events.editor.sections.place.description')}
+				>
+					<div className="flex flex-col gap-4">
+						<Field label={t('admin.events.fields.venueName')} errors={fields.venueName.errors}>
+							{(control) => <Input {...getInputProps(fields.venueName, { type: 'text' })} {...control} autoComplete="off" />}
+						</Field>
+						<Field label={t('admin.events.fields.address')} optional={t('admin.events.optional')} errors={fields.address.errors}>
+							{(control) => <Input {...getInputProps(fields.address, { type: 'text' })} {...control} autoComplete="off" />}
+						</Field>
+						<div className="grid gap-4 sm:grid-cols-[11rem_minmax(0,1fr)]">
+							<Field label={t('admin.events.fields.postalCode')} optional={t('admin.events.optional')} errors={fields.postalCode.errors}>
+								{(control) => <Input {...getInputProps(fields.postalCode, { type: 'text' })} {...control} autoComplete="off" />}
+							</Field>
+							<Field label={t('admin.events.fields.city')} errors={fields.city.errors}>
+								{(control) => <Input {...getInputProps(fields.city, { type: 'text' })} {...control} autoComplete="off" />}
+							</Field>
+						</div>
+						<Field
+							label={t('admin.events.fields.country')}
+							hint={countryName(fields.country.value) ?? t('admin.events.fields.countryHint')}
+							errors={fields.country.errors}
+							className="max-w-xs"
+						>
+							{(control) => (
+								<Input
+									{...getInputProps(fields.country, { type: 'text' })}
+									{...control}
+									maxLength={2}
+									autoCapitalize="characters"
+									autoComplete="off"
+									spellCheck={false}
+									className="max-w-24 uppercase"
+								/>
+							)}
+						</Field>
+						<div className="grid gap-4 sm:grid-cols-2">
+							<Field label={t('admin.events.fields.latitude')} optional={t('admin.events.optional')} errors={fields.latitude.errors}>
+								{(control) => (
+									<Input {...getInputProps(fields.latitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />
+								)}
+							</Field>
+							<Field label={t('admin.events.fields.longitude')} optional={t('admin.events.optional')} errors={fields.longitude.errors}>
+								{(control) => (
+									<Input {...getInputProps(fields.longitude, { type: 'text' })} {...control} inputMode="decimal" autoComplete="off" />
+								)}
+							</Field>
+						</div>
+						<p className="-mt-1 text-sm text-muted">{t('admin.events.fields.coordinatesHint')}</p>
+					</div>
+				</Section>
+
+				<Section
+					id="billetterie"
+					title={t('admin.events.editor.sections.tickets.title')}
+					description={t('admin.events.editor.sections.tickets.description')}
+				>
+					<div className="flex flex-col gap-4">
+						<Field label={t('admin.events.fields.ticketUrl')} optional={t('admin.events.optional')} errors={fields.ticketUrl.errors}>
+							{(control) => (
+								<Input
+									{...getInputProps(fields.ticketUrl, { type: 'url' })}
+									{...control}
+									inputMode="url"
+									placeholder="https://"
+									autoComplete="off"
+									spellCheck={false}
+								/>
+							)}
+						</Field>
+						<Field
+							label={t('admin.events.fields.priceText')}
+							optional={t('admin.events.optional')}
+							hint={t('admin.events.fields.priceTextHint')}
+							errors={fields.priceText.errors}
+						>
+							{(control) => <Input {...getInputProps(fields.priceText, { type: 'text' })} {...control} autoComplete="off" />}
+						</Field>
+					</div>
+				</Section>
+
+				<Section
+					id="description"
+					title={t('admin.events.editor.sections.description.title')}
+					description={t('admin.events.editor.sections.description.description')}
+				>
+					<DescriptionEditor
+						field={fields.description}
+						initialHtml={loaderData.descriptionHtml}
+						storedValue={values.description}
+						max={loaderData.limits.description}
+					/>
+				</Section>
+
+				<Section
+					id="couverture"
+					title={t('admin.events.editor.sections.cover.title')}
+					description={t('admin.events.editor.sections.cover.description')}
+				>
+					<CoverField initial={loaderData.cover} errors={fields.coverId.errors} onChange={() => setCoverTouched(true)} />
+				</Section>
+
+				<Section
+					id="publication"
+					title={t('admin.events.editor.sections.publication.title')}
+					description={t('admin.events.editor.sections.publication.description')}
+				>
+					<div className="flex flex-col items-start gap-4">
+						<p className="text-sm">
+							{event === null
+								? t('admin.events.editor.stateNew')
+								: event.published
+									? t('admin.events.editor.statePublished', { date: event.publishedAt ? formatDateTime(event.publishedAt) : '' })
+									: t('admin.events.editor.stateDraft')}
+						</p>
+						{publicUrl ? (
+							<a
+								href={publicUrl}
+								target="_blank"
+								rel="noopener"
+								className={linkClasses('default', 'inline-flex items-center gap-1.5 text-sm')}
+							>
+								{event?.published ? t('admin.events.editor.viewPublic') : t('admin.events.editor.previewPublic')}
+								<ExternalLink aria-hidden="true" className="size-4" />
+								<span className="sr-only">{t('admin.events.editor.newTab')}</span>
+							</a>
+						) : null}
+						{event ? (
+							<div className="w-full border-t border-line pt-4">
+								<Button
+									variant="secondary"
+									onClick={() => setDeleteOpen(true)}
+									aria-haspopup="dialog"
+									className="text-danger hover:border-danger"
+								>
+									<Trash2 aria-hidden="true" />
+									{t('admin.events.delete.open')}
+								</Button>
+							</div>
+						) : null}
+					</div>
+				</Section>
+			</Form>
+
+			{event ? <EventSetlistPanel eventId={event.id} /> : null}
+
+			{event ? <DeleteDialog open={deleteOpen} onClose={() => setDeleteOpen(false)} title={event.title} /> : null}
+
+			<Dialog
+				open={blocker.state === 'blocked'}
+				onClose={() => blocker.reset?.()}
+				title={t('admin.events.editor.leave.title')}
+				description={t('admin.events.editor.leave.body')}
+				size="sm"
+				actions={
+					<>
+						<Button variant="secondary" onClick={() => blocker.reset?.()}>
+							{t('admin.events.editor.leave.stay')}
+						</Button>
+						<Button variant="danger" onClick={() => blocker.proceed?.()}>
+							{t('admin.events.editor.leave.leave')}
+						</Button>
+					</>
+				}
+			/>
+		</>
+	)
+}

@@ -1,0 +1,5 @@
+/**
+ * The site's one time zone: every date is entered, shown, scheduled and cut into days in Paris
+ * time (see docs/decisions/paris-time.md).
+ */
+export const SITE_TIME_ZONE = 'Europe/Paris'

@@ -1,0 +1,51 @@
+// `npm start` builds only when the sources changed since the last build: it hashes what the build
+// reads (app/, public/, the build's configuration and the lockfile) and compares with the hash the
+// last build left in build/.sources-hash. A first start builds (~20 s); later ones start at once.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
+const stampFile = path.join(buildDir, '.sources-hash')
+const inputs = [
+	'app',
+	'public',
+	'vite.config.ts',
+	'react-router.config.ts',
+	'tsconfig.json',
+	'package.json',
+	'package-lock.json',
+	'scripts/compress-assets.mjs',
+]
+
+function files(entry) {
+	const full = path.join(root, entry)
+	if (!fs.existsSync(full)) return []
+	if (!fs.statSync(full).isDirectory()) return [entry]
+	return fs
+		.readdirSync(full, { recursive: true, withFileTypes: true })
+		.filter((dirent) => dirent.isFile() && !dirent.parentPath.includes(`${path.sep}+types`))
+		.map((dirent) => path.relative(root, path.join(dirent.parentPath, dirent.name)))
+}
+
+const hash = createHash('sha256')
+for (const file of inputs.flatMap(files).sort()) {
+	hash.update(`${file}\0`)
+	hash.update(fs.readFileSync(path.join(root, file)))
+}
+const current = hash.digest('hex')
+const previous = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null
+
+if (previous === current && fs.existsSync(path.join(buildDir, 'server', 'index.js'))) {
+	console.log('Sources unchanged since the last build: starting it as is (npm run build forces a new one).')
+} else {
+	console.log(previous ? 'Sources changed: building again…' : 'First start: building the site (about 20 s)…')
+	const npm = process.env.npm_execpath
+	const result = npm
+		? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
+		: spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' })
+	if (result.status !== 0) process.exit(result.status ?? 1)
+	fs.writeFileSync(stampFile, `${current}\n`)
+}
