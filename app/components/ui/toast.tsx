@@ -66,7 +66,9 @@ export function Toast(props: { message: ToastMessage | null | undefined; classNa
 				{announced?.type === 'error' ? `${announced.title} ${announced.description ?? ''}` : null}
 			</div>
 			{shown ? (
-				// A landmark of its own, so that the message is not content outside every landmark.
+				// A landmark of its own, so that the message is not content outside every landmark. Hovering or
+				// focusing it only pauses its dismissal: no action hangs on these listeners.
+				// oxlint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
 				<section
 					aria-label={t('common.notification')}
 					className={clsx(

@@ -30,7 +30,7 @@ export function readLink(request: Request): { mode: ClaimMode | null; token: str
 
 /** Modes another feature answers (the reward of a reserved code, app/features/codes), given by the route. */
 interface ClaimHandlers {
-	reward(request: Request, token: string): Promise<Response | ReturnType<typeof data> | null>
+	reward(request: Request, token: string): Promise<Response | null>
 }
 
 export async function claimAction(request: Request, handlers: ClaimHandlers) {

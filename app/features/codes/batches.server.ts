@@ -5,7 +5,6 @@ import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
-import { importKey } from './import.server.ts'
 import { CODES_PURGE_QUEUE, purgeCodeData } from './purge.server.ts'
 import { formatCode } from './code-format.ts'
 import { randomCodes } from './generate.server.ts'
@@ -14,6 +13,8 @@ import { BATCH_CHUNK, BATCH_MAX } from './rules.ts'
 
 /** One job per generated batch; it resumes where it stopped (the batch row counts what is stored). */
 export const BATCH_QUEUE = 'codes.generate'
+/** Where an imported batch's codes wait for the job that stores them. */
+export const importKey = (batchId: string) => `codes/imports/${batchId.toLowerCase().replace(/[^a-z0-9]/g, '')}-${batchId.length}.txt`
 export const BATCH_QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 30 * 60 }
 /** The realtime topic of a batch's progress. */
 export const batchTopic = (batchId: string) => `codes.batch.${batchId}`

@@ -16,10 +16,6 @@ export async function updateCampaign(db: Db, id: string, values: CampaignValues)
 	return rows.length === 1
 }
 
-export async function setCampaignStatus(db: Db, id: string, status: 'active' | 'paused'): Promise<void> {
-	await db.update(codeCampaign).set({ status }).where(eq(codeCampaign.id, id))
-}
-
 /** Every campaign with its counts: codes generated, codes redeemed (at least once), codes revoked. */
 export async function listCampaigns(db: Db) {
 	const rows = await db

@@ -5,7 +5,7 @@ import { codeBatch } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
 import { normalizeCode } from './code-format.ts'
-import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS } from './batches.server.ts'
+import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS, importKey } from './batches.server.ts'
 import { newId } from './ids.server.ts'
 import { IMPORT_MAX_LINES } from './rules.ts'
 
@@ -22,8 +22,6 @@ export interface ImportPreview {
 	tooMany: boolean
 	unreadable: boolean
 }
-
-export const importKey = (batchId: string) => `codes/imports/${batchId.toLowerCase().replace(/[^a-z0-9]/g, '')}-${batchId.length}.txt`
 
 export async function previewImport(db: Db, text: string): Promise<ImportPreview> {
 	let rows: string[][]

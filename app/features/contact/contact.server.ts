@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import { contactMessage, contactReply, CONTACT_SUBJECTS as STORED_SUBJECTS, outboxMail } from '#app/platform/db/schema.ts'
+import { contactMessage, contactReply, outboxMail, type CONTACT_SUBJECTS as STORED_SUBJECTS } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import { formatWait } from '#app/platform/rate-limit.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'

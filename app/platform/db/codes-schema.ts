@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
-import { user } from './schema.ts'
+import { user } from './base-schema.ts'
 
 /*
  * Redeemable codes (app/features/codes): campaigns say what a code unlocks, batches group the

@@ -1,5 +1,5 @@
 import { date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
-import { outboxMail, user } from './schema.ts'
+import { outboxMail, user } from './base-schema.ts'
 
 export const CONTACT_SUBJECTS = ['booking', 'presse', 'autre'] as const
 export type ContactSubject = (typeof CONTACT_SUBJECTS)[number]

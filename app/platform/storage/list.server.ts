@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { ListObjectsV2Command } from '@aws-sdk/client-s3'
@@ -19,7 +20,7 @@ export async function listStoredFiles(storage: Storage): Promise<ListedFile[]> {
 	const files: ListedFile[] = []
 	if (isLocalStorage(storage)) {
 		const walk = async (dir: string, prefix: string): Promise<void> => {
-			let entries: import('node:fs').Dirent[]
+			let entries: Dirent[]
 			try {
 				entries = await fs.readdir(dir, { withFileTypes: true })
 			} catch (error) {

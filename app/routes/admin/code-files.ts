@@ -39,6 +39,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 		file = null
 	}
 	if (!(file instanceof File) || file.size === 0) return redirectWithFlash(back, { type: 'error', key: 'admin.codes.flash.fileMissing' })
+	// Control characters and path separators: never in a stored file name.
+	// oxlint-disable-next-line no-control-regex -- matching control characters is the point
 	const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 150) || 'fichier'
 	const ext = /\.([a-z0-9]{1,8})$/i.exec(name)?.[1]?.toLowerCase() ?? 'bin'
 	const key = `codes/${params.campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/${randomBytes(12).toString('hex')}.${ext}`
