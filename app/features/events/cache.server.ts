@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { getBand } from '#app/features/site/band.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
+import { onPublicContentChange } from '#app/platform/public-content.server.ts'
 import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, type EventSummary } from './events.server.ts'
 
 /*
@@ -19,8 +20,8 @@ import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, t
  * - The rendered HTML of an event page as anonymous visitors get it, keyed by its validator (which
  *   moves with the event's version, the build and the show's end): a shared link under load is
  *   then served without rendering. Each copy gets a fresh CSP nonce (see `cachedPageResponse`).
- * - `invalidateEventCache` (called by the admin editor after every save, publish or delete) drops
- *   entries at once in this process.
+ * - Every change of public content (`publicContentChanged`, sent by the admin editor after every
+ *   save, publish or delete, on any instance) drops every entry at once.
  *
  * Concurrent misses for one key share one read (no stampede), and a read that started before an
  * invalidation is never stored after it.
@@ -57,6 +58,8 @@ export function invalidateEventCache(eventId?: string): void {
 	pending.clear()
 	lists = new Map()
 }
+
+onPublicContentChange(() => invalidateEventCache())
 
 function remember(id: string, entry: PageEntry) {
 	pages.delete(id)
