@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { getBand } from '#app/features/site/band.server.ts'
@@ -17,9 +17,7 @@ import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, t
  *   processes on one PostgreSQL) shows here within FRESH_MS, and the cover's background job
  *   finishing (which changes the media row, not the event) is seen too.
  * - The landing's next events: re-read every FRESH_MS.
- * - The rendered HTML of an event page as anonymous visitors get it, keyed by its validator (which
- *   moves with the event's version, the build and the show's end): a shared link under load is
- *   then served without rendering. Each copy gets a fresh CSP nonce (see `cachedPageResponse`).
+ * (The rendered page itself, as cookie-less visitors get it, is kept by server/page-cache.ts.)
  * - Every change of public content (`publicContentChanged`, sent by the admin editor after every
  *   save, publish or delete, on any instance) drops every entry at once.
  *
@@ -38,9 +36,6 @@ interface PageEntry {
 }
 
 const pages = new Map<string, PageEntry>()
-/** Rendered pages kept at most (about 30 kB each). */
-const MAX_HTML = 200
-const html = new Map<string, { etag: string; body: string; nonce: string | null; headers: [string, string][] }>()
 const pending = new Map<string, Promise<EventDetail | null>>()
 let lists = new Map<string, { value: unknown; checkedAt: number }>()
 let generation = 0
@@ -50,10 +45,8 @@ export function invalidateEventCache(eventId?: string): void {
 	generation++
 	if (eventId === undefined) {
 		pages.clear()
-		html.clear()
 	} else {
 		pages.delete(eventId)
-		html.delete(eventId)
 	}
 	pending.clear()
 	lists = new Map()
@@ -110,50 +103,6 @@ export async function cachedNextEvents(
 	const value = await nextEvents(db, limit, new Date(now))
 	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
 	return value
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendered pages
-
-const NONCE_ATTRIBUTE = /\snonce="([^"]+)"/
-
-/** The nonce a rendered document's scripts carry: from its CSP header, else from its first script. */
-function nonceOf(body: string, headers: Headers): string | null {
-	const fromPolicy = /'nonce-([^']+)'/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
-	return fromPolicy ?? NONCE_ATTRIBUTE.exec(body)?.[1] ?? null
-}
-
-/**
- * Keeps an anonymous visitor's rendered event page (status 200, no cookie set) under its
- * validator, and hands back a response for this request (the body had to be read to be kept).
- */
-export async function keepRenderedPage(eventId: string, etag: string, response: Response): Promise<Response> {
-	const body = await response.text()
-	const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'content-length')
-	// Kept under the validator it was rendered for: once the event changes, that key no longer matches.
-	html.delete(eventId)
-	html.set(eventId, { etag, body, nonce: nonceOf(body, response.headers), headers })
-	while (html.size > MAX_HTML) html.delete(html.keys().next().value!)
-	return new Response(body, { status: 200, headers: response.headers })
-}
-
-/**
- * A kept copy of the event page for this validator, or null. Its scripts get a new nonce (and the
- * Content-Security-Policy with it), so that no two responses share one: a nonce seen in one copy
- * is worth nothing against another.
- */
-export function cachedPageResponse(eventId: string, etag: string): Response | null {
-	const entry = html.get(eventId)
-	if (!entry || entry.etag !== etag) return null
-	const headers = new Headers(entry.headers)
-	let body = entry.body
-	if (entry.nonce) {
-		const nonce = randomBytes(16).toString('base64')
-		body = body.replaceAll(`nonce="${entry.nonce}"`, `nonce="${nonce}"`)
-		const policy = headers.get('Content-Security-Policy')
-		if (policy) headers.set('Content-Security-Policy', policy.replaceAll(`'nonce-${entry.nonce}'`, `'nonce-${nonce}'`))
-	}
-	return new Response(body, { status: 200, headers })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ import { buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { eventPageUrl } from '#app/features/events/calendar.server.ts'
 import { excerpt, type DateLabel } from '#app/features/events/events.server.ts'
-import { cachedPageResponse, keepRenderedPage } from '#app/features/events/cache.server.ts'
 import { musicEventJsonLd } from '#app/features/events/json-ld.ts'
 import { cachingHeaders, notModifiedResponse, resolveEvent, type ResolvedEvent } from '#app/features/events/page.server.ts'
 import type { PublicImage } from '#app/features/media/public-image.ts'
@@ -24,7 +23,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 /*
  * An event's page: the poster (cover, title, date), where and when, tickets, the description, a
  * calendar file and a share link. Server-rendered with its share preview and JSON-LD. Anonymous
- * visitors share one cached copy with validators (see features/events/cache.server.ts); an admin
+ * visitors share one cached copy with validators (server/page-cache.ts, features/events/cache.server.ts); an admin
  * may preview a draft, which nobody else can tell from an unknown id (404).
  */
 
@@ -41,10 +40,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const headers = cachingHeaders(resolved, 'page')
 		const notModified = notModifiedResponse(request, headers)
 		if (notModified) return notModified
-		const etag = headers.get('ETag')
-		// The same page for every anonymous visitor: rendered once per version of the event.
-		const kept = etag && request.method === 'GET' ? cachedPageResponse(resolved.detail.id, etag) : null
-		if (kept) return kept
+		// Cookie-less visitors get the page from the anonymous page cache (server/page-cache.ts) before this runs.
 		const response = await next()
 		if (response.status !== 200) return response
 		for (const [name, value] of headers) response.headers.set(name, value)
@@ -55,7 +51,6 @@ export const middleware: Route.MiddlewareFunction[] = [
 			response.headers.set('Cache-Control', 'private, no-store')
 			return response
 		}
-		if (etag && request.method === 'GET') return keepRenderedPage(resolved.detail.id, etag, response)
 		return response
 	},
 ]
