@@ -5,7 +5,15 @@ import { getBand } from '#app/features/site/band.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { onPublicContentChange } from '#app/platform/public-content.server.ts'
-import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, type EventSummary } from './events.server.ts'
+import {
+	eventsPage,
+	loadEventDetail,
+	nextEvents,
+	publishedEventVersion,
+	type EventDetail,
+	type EventsPage,
+	type EventSummary,
+} from './events.server.ts'
 
 /*
  * What anonymous visitors see of events, kept in memory so that a link shared under load costs no
@@ -16,7 +24,7 @@ import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, t
  *   it is trusted again; otherwise the page is read afresh. So another instance's edit (N
  *   processes on one PostgreSQL) shows here within FRESH_MS, and the cover's background job
  *   finishing (which changes the media row, not the event) is seen too.
- * - The landing's next events: re-read every FRESH_MS.
+ * - The landing's next events and the pages of /events: re-read every FRESH_MS.
  * (The rendered page itself, as cookie-less visitors get it, is kept by server/page-cache.ts.)
  * - Every change of public content (`publicContentChanged`, sent by the admin editor after every
  *   save, publish or delete, on any instance) drops every entry at once.
@@ -101,6 +109,17 @@ export async function cachedNextEvents(
 	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as { events: EventSummary[]; hasPast: boolean }
 	const startedAt = generation
 	const value = await nextEvents(db, limit, new Date(now))
+	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
+	return value
+}
+
+/** A page of /events (upcoming, then past), re-read at most every FRESH_MS: the same for every visitor. */
+export async function cachedEventsPage(db: Db, page: number, now: number = Date.now()): Promise<EventsPage> {
+	const key = `events:${page}`
+	const hit = lists.get(key)
+	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as EventsPage
+	const startedAt = generation
+	const value = await eventsPage(db, page, { now: new Date(now) })
 	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
 	return value
 }
