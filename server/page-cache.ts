@@ -41,10 +41,14 @@ const MAX_BYTES = 32 * 1024 * 1024
 interface Entry {
 	/** Base64url SHA-256 of the plain bytes: the ETag's core. */
 	hash: string
-	headers: Record<string, string>
 	bodies: Record<Encoding, Buffer>
+	/** The headers of a 200 and of a 304, per encoding, made once. */
+	responseHeaders: Record<Encoding, Record<string, string>>
+	notModified: Record<Encoding, Record<string, string>>
 	storedAt: number
 }
+
+const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity']
 
 /** The status of a response to what a visitor sent, as the header says it (for tests and logs). */
 export const CACHE_STATUS_HEADER = 'x-page-cache'
@@ -139,16 +143,18 @@ export function createPageCache(options: {
 	app.onChange(() => entries.clear())
 
 	/** The cache key of a request the cache may answer (its path), or null: React Router renders it for this visitor. */
-	function cacheKey(req: http.IncomingMessage, url: URL): string | null {
+	function cacheKey(req: http.IncomingMessage): string | null {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return null
 		// Any cookie may be a session or a flash message; Authorization is a signed-in client.
 		if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return null
 		// ?code=, ?redirectTo=, ?page=, ?token=, a data request's ?_routes=: rendered per request.
-		if (url.search !== '' || req.url?.includes('?')) return null
-		if (url.pathname.endsWith('.data') || url.pathname.startsWith('/__')) return null
-		const matches = matchRoutes(routes as RouteObject[], url.pathname)
-		const leaf = matches?.at(-1)?.route.id
-		return leaf && app.routeIds.has(leaf) ? url.pathname : null
+		const path = req.url ?? ''
+		if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return null
+		// A path already kept passed the rule below when it was stored.
+		if (entries.has(path)) return path
+		if (path.endsWith('.data') || path.startsWith('/__')) return null
+		const leaf = matchRoutes(routes as RouteObject[], path)?.at(-1)?.route.id
+		return leaf && app.routeIds.has(leaf) ? path : null
 	}
 
 	function isStorable(response: Response): boolean {
@@ -183,12 +189,22 @@ export function createPageCache(options: {
 		headers['cache-control'] ??= 'no-cache'
 		if (process.env.NODE_ENV === 'production') headers['content-security-policy'] = app.policy(inlineScriptHashes(html))
 		headers['vary'] = 'Accept-Encoding, Cookie'
-		return {
-			hash: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
-			headers,
-			bodies: { identity, gzip: gzipped, br: brotlied },
-			storedAt: now(),
+		const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27)
+		const bodies = { identity, gzip: gzipped, br: brotlied }
+		const responseHeaders = {} as Entry['responseHeaders']
+		const notModified = {} as Entry['notModified']
+		for (const encoding of ENCODINGS) {
+			const etag = etagOf(hash, encoding)
+			responseHeaders[encoding] = {
+				...headers,
+				...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+				'content-length': String(bodies[encoding].length),
+				etag,
+				[CACHE_STATUS_HEADER]: 'hit',
+			}
+			notModified[encoding] = { etag, 'cache-control': headers['cache-control'], vary: headers['vary'] }
 		}
+		return { hash, bodies, responseHeaders, notModified, storedAt: now() }
 	}
 
 	/** Renders the page once for everyone asking at the same time; keeps it unless content changed meanwhile. */
@@ -213,37 +229,27 @@ export function createPageCache(options: {
 
 	function send(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, status: 'hit' | 'miss') {
 		const encoding = preferredEncoding(req.headers['accept-encoding'])
-		const etag = etagOf(entry.hash, encoding)
 		const ifNoneMatch = req.headers['if-none-match']
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)) {
-			res.writeHead(304, {
-				etag,
-				'cache-control': entry.headers['cache-control']!,
-				vary: entry.headers['vary']!,
-				[CACHE_STATUS_HEADER]: status,
-			})
+			res.writeHead(304, { ...entry.notModified[encoding], [CACHE_STATUS_HEADER]: status })
 			res.end()
 			return
 		}
-		const body = entry.bodies[encoding]
 		// A Range is ignored (allowed for any resource): the whole page, 200, every time.
-		res.writeHead(200, {
-			...entry.headers,
-			...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-			'content-length': String(body.length),
-			etag,
-			[CACHE_STATUS_HEADER]: status,
-		})
+		res.writeHead(
+			200,
+			status === 'hit' ? entry.responseHeaders[encoding] : { ...entry.responseHeaders[encoding], [CACHE_STATUS_HEADER]: status },
+		)
 		if (req.method === 'HEAD') res.end()
-		else res.end(body)
+		else res.end(entry.bodies[encoding])
 	}
 
 	/** A response the render gave that is not for keeping: sent as is to the visitor who asked. */
 	async function sendRendered(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
-		const headers = new Headers(response.headers)
-		res.writeHead(response.status, Object.fromEntries(headers))
 		const setCookies = response.headers.getSetCookie()
 		if (setCookies.length > 0) res.setHeader('set-cookie', setCookies)
+		for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
+		res.writeHead(response.status)
 		if (req.method === 'HEAD' || !response.body) {
 			await response.body?.cancel()
 			res.end()
@@ -282,10 +288,9 @@ export function createPageCache(options: {
 		 */
 		take(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean {
 			delete req.headers[app.fillHeader]
-			const url = new URL(req.url ?? '/', 'http://x')
-			const key = cacheKey(req, url)
+			const key = cacheKey(req)
 			if (key === null) {
-				noteAdminWrite(req, res, url.pathname)
+				noteAdminWrite(req, res)
 				return false
 			}
 			answer(req, res, key, fallback).catch((error: unknown) => {
@@ -303,8 +308,14 @@ export function createPageCache(options: {
 	 * Whatever an admin screen changes, public pages may show: a write under /dashboard/admin that
 	 * succeeded clears every instance's cache, even from a feature that forgot to say so itself.
 	 */
-	function noteAdminWrite(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
+	function noteAdminWrite(req: http.IncomingMessage, res: http.ServerResponse) {
 		if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
+		let pathname: string
+		try {
+			pathname = new URL(req.url ?? '/', 'http://x').pathname
+		} catch {
+			return
+		}
 		if (pathname !== '/dashboard/admin' && !pathname.startsWith('/dashboard/admin/')) return
 		res.once('finish', () => {
 			if (res.statusCode < 400) app.changed().catch((error: unknown) => options.onError?.(error))
