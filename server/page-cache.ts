@@ -34,7 +34,7 @@ export interface PageCacheApp {
 }
 
 /** An entry is served at most this long after it was rendered (what depends on the clock: a show that ended). */
-export const ENTRY_TTL_MS = 60_000
+const ENTRY_TTL_MS = 60_000
 /** Memory for cached pages, all encodings counted. */
 const MAX_BYTES = 32 * 1024 * 1024
 
@@ -51,7 +51,7 @@ interface Entry {
 const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity']
 
 /** The status of a response to what a visitor sent, as the header says it (for tests and logs). */
-export const CACHE_STATUS_HEADER = 'x-page-cache'
+const CACHE_STATUS_HEADER = 'x-page-cache'
 
 const gzip = promisify(zlib.gzip)
 const brotli = promisify(zlib.brotliCompress)
