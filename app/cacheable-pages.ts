@@ -26,6 +26,8 @@ export const CACHEABLE_ROUTE_IDS: ReadonlySet<string> = new Set([
 	'policy-privacy',
 	'policy-cookies',
 	'routes/public/banner',
+	// The form alone: `/redeem?code=…` (a QR code) has a query string, so it is rendered per visit.
+	'routes/public/redeem',
 	'routes/auth/signin',
 	'routes/auth/signup',
 	'routes/auth/forgot-password',
