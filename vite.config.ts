@@ -19,7 +19,26 @@ export default defineConfig({
 	build: { target: 'es2022' },
 	server: { port: Number(process.env.PORT ?? 3000) },
 	ssr: {
-		// Native or WASM-bearing server packages stay outside the server bundle.
-		external: ['@electric-sql/pglite', 'pg', 'pino', 'proper-lockfile'],
+		// Every other package is bundled into the server build: Node then loads a few files instead of
+		// thousands (measured: importing the build went from ~2.5 s to ~0.3 s, and ~100 MB less memory),
+		// and only the parts we use (lucide's icons, React Email's components) are there at all.
+		noExternal: true,
+		// Outside: React and React Router (server/index.ts shares one copy of them with the build),
+		// native or WASM-bearing packages, pino (its transports run in workers) and what is loaded
+		// only when configured (the S3 SDK).
+		external: [
+			'react',
+			'react-dom',
+			'react-router',
+			'@react-router/node',
+			'@electric-sql/pglite',
+			'pg',
+			'pino',
+			'pino-pretty',
+			'proper-lockfile',
+			'sharp',
+			'@aws-sdk/client-s3',
+			'@aws-sdk/s3-request-presigner',
+		],
 	},
 })

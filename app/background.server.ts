@@ -3,6 +3,7 @@ import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
 import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
+import { listenForPublicContentChanges } from '#app/platform/public-content.server.ts'
 
 export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
 
@@ -14,6 +15,8 @@ export async function startBackground(): Promise<void> {
 	const platform = await getPlatform()
 	const { jobs, database, logger } = platform
 	await startPlatformWorkers(platform)
+	// Caches of public pages forget what another instance's admin changed.
+	await listenForPublicContentChanges()
 
 	await jobs.queue(HOUSEKEEPING_QUEUE, { retryLimit: 3, retryDelay: 60, retryBackoff: true })
 	await jobs.work(HOUSEKEEPING_QUEUE, async () => {

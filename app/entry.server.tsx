@@ -11,14 +11,20 @@ import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-h
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getLogger } from '#app/platform/logger.server.ts'
+import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
+import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 
 export const streamTimeout = 5_000
+/** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */
+const PAGE_CACHE_FILL_HEADER = 'x-page-cache-fill'
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
 	const nonce = randomBytes(16).toString('base64')
 	const userAgent = request.headers.get('user-agent')
-	// Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
-	const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+	// Crawlers, no-JS clients and the page cache (server/page-cache.ts) get the whole document at once; browsers get it streamed.
+	const wholeDocument = Boolean(
+		(userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1',
+	)
 
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
@@ -32,25 +38,16 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 			</NonceProvider>,
 			{
 				nonce,
-				[readyOption]() {
-					shellRendered = true
-					const body = new PassThrough()
-					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-					if (process.env.NODE_ENV === 'production') {
-						responseHeaders.set(
-							'Content-Security-Policy',
-							contentSecurityPolicy(nonce, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
-						)
-					}
-					resolve(
-						new Response(createReadableStreamFromReadable(body), {
-							headers: responseHeaders,
-							status: responseStatusCode,
-						}),
-					)
-					pipe(body)
+				onShellReady() {
+					if (!wholeDocument) respond()
+				},
+				onAllReady() {
+					// Nothing left to cut short: a timer kept alive here would hold the whole render in memory.
+					clearTimeout(abortTimer)
+					if (wholeDocument) respond()
 				},
 				onShellError(error: unknown) {
+					clearTimeout(abortTimer)
 					reject(error)
 				},
 				onError(error: unknown) {
@@ -59,7 +56,24 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 				},
 			},
 		)
-		setTimeout(abort, streamTimeout + 1_000)
+		// Past this, whatever is still pending is cut short.
+		const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000)
+
+		function respond() {
+			shellRendered = true
+			const body = new PassThrough()
+			// A visitor who leaves mid-stream: stop rendering for nobody.
+			body.once('close', () => clearTimeout(abortTimer))
+			responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+			if (process.env.NODE_ENV === 'production') {
+				responseHeaders.set(
+					'Content-Security-Policy',
+					contentSecurityPolicy({ nonce }, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
+				)
+			}
+			resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+			pipe(body)
+		}
 	})
 }
 
@@ -76,6 +90,18 @@ export { recordRequest } from '#app/platform/metrics.server.ts'
 export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
 // …and counts page views of the public site once a response is finished (server/page-views.ts).
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+
+/** What the anonymous page cache in server/ needs from the app: its rule, its policy, its signal. */
+export const pageCache = {
+	routeIds: CACHEABLE_ROUTE_IDS,
+	fillHeader: PAGE_CACHE_FILL_HEADER,
+	/** The policy of a cached page: its inline scripts by hash, no nonce (see security-headers). */
+	policy: (hashes: string[]) =>
+		contentSecurityPolicy({ hashes }, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
+	generation: publicContentGeneration,
+	onChange: onPublicContentChange,
+	changed: publicContentChanged,
+}
 
 // Under the development server there is no server/index.ts: start the background work here, once.
 const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }

@@ -34,14 +34,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	sessionMiddleware,
 ]
 
-export const links: Route.LinksFunction = () => [
-	// The display face sets the first thing seen (the band's name): fetch it with the stylesheet.
-	{ rel: 'preload', href: displayFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
-	{ rel: 'stylesheet', href: stylesheet },
-	// The browser needs the strings before it takes the page over: ask for them with the HTML.
-	{ rel: 'preload', href: '/locales/fr-FR/translation.json', as: 'fetch', crossOrigin: 'anonymous' },
-	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const band = getBand()
@@ -61,6 +54,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				{/*
+				 * What the first paint needs, first: the stylesheet, and the display face that sets the
+				 * first thing seen (the band's name). The strings for the browser (translation.json) are
+				 * not preloaded: the page is already rendered, they only wait for hydration.
+				 */}
+				<link rel="stylesheet" href={stylesheet} precedence="default" />
+				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
 				<Meta />
 				<Links />

@@ -7,11 +7,13 @@ import './production-mode.ts'
 import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestListener } from '@react-router/node'
-import type { ServerBuild } from 'react-router'
+import { createRequestListener } from '@remix-run/node-fetch-server'
+import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
+import { compressResponse } from './compression.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
+import { createPageCache, type PageCacheApp } from './page-cache.ts'
 import { createStaticHandler } from './static-files.ts'
 import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
 
@@ -26,6 +28,7 @@ const platform = build.entry.module as unknown as ObserveHooks &
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<void>
+		pageCache: PageCacheApp
 	}
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
@@ -41,7 +44,17 @@ try {
 const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const observe = createObserver(build, platform)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
-const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
+const render = createRequestHandler(build, process.env.NODE_ENV)
+// What React Router renders per request goes out compressed (server/compression.ts).
+const handleRequest = createRequestListener(async (request) => compressResponse(request, await render(request)))
+// Anonymous visitors' public pages, from memory (server/page-cache.ts; the rule: app/cacheable-pages.ts).
+const pageCache = createPageCache({
+	build,
+	app: platform.pageCache,
+	render,
+	siteUrl: env.SITE_URL,
+	onError: (error) => log.error({ err: error }, 'page cache error'),
+})
 const https = env.SITE_URL.startsWith('https://')
 // Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
 const countPageView =
@@ -92,7 +105,10 @@ const server = http.createServer((req, res) => {
 		res.end('Envoi trop volumineux.')
 		return
 	}
-	observe.run(reqId, () => handleRequest(req, res))
+	observe.run(reqId, () => {
+		if (pageCache.take(req, res, () => handleRequest(req, res))) return
+		handleRequest(req, res)
+	})
 })
 
 server.keepAliveTimeout = 65_000

@@ -43,12 +43,21 @@ export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
 		}))
 	const routes = tree(undefined)
 
-	/** The route module that answers a path (client navigations ask for `<path>.data`). */
+	/**
+	 * The route module that answers a path (client navigations ask for `<path>.data`). Matching costs
+	 * more than serving a page from the anonymous page cache: paths seen recently are remembered.
+	 */
+	const known = new Map<string, string>()
 	const routeOf = (pathname: string): string => {
+		const remembered = known.get(pathname)
+		if (remembered !== undefined) return remembered
 		let path = pathname
 		if (path === '/_root.data') path = '/'
 		else if (path.endsWith('.data')) path = path.slice(0, -'.data'.length)
-		return matchRoutes(routes as never, path)?.at(-1)?.route.id ?? 'unmatched'
+		const route = matchRoutes(routes as never, path)?.at(-1)?.route.id ?? 'unmatched'
+		if (known.size >= 2_000) known.clear()
+		known.set(pathname, route)
+		return route
 	}
 
 	return {

@@ -1,3 +1,4 @@
+import { preload } from 'react-dom'
 import type { PublicImage } from '#app/features/media/public-image.ts'
 
 const TYPES = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' } as const
@@ -28,6 +29,12 @@ export function ResponsiveImage(props: {
 			.join(', ')
 	const jpegs = image.variants.filter((v) => v.format === 'jpeg').sort((a, b) => a.width - b.width)
 	const fallback = jpegs[Math.min(1, jpegs.length - 1)] ?? image.variants[0]
+	if (props.priority && fallback) {
+		// The page's main image is asked for from <head>, with the stylesheet, in the best format
+		// (a browser that does not know that type skips the hint and finds the <img> as usual).
+		const best = (['avif', 'webp', 'jpeg'] as const).find((format) => image.variants.some((v) => v.format === format))!
+		preload(fallback.url, { as: 'image', type: TYPES[best], imageSrcSet: srcSet(best), imageSizes: props.sizes, fetchPriority: 'high' })
+	}
 	return (
 		<picture className={props.pictureClassName}>
 			{(['avif', 'webp'] as const).map((format) =>

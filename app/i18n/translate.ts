@@ -17,11 +17,28 @@ function lookup(resources: Resources, key: string): string | undefined {
 	return typeof node === 'string' ? node : undefined
 }
 
+/** One Intl.PluralRules per language, and one translator per set of strings and language. */
+const pluralRules = new Map<string, Intl.PluralRules>()
+const translators = new WeakMap<Resources, Map<string, TFunction>>()
+
+/**
+ * `t` for these strings in this language. Built once per process (the server renders every page
+ * with the same strings): a render only looks the translator up.
+ */
 export function createTranslator(resources: Resources, language: string): TFunction {
-	const plurals = new Intl.PluralRules(language)
+	let byLanguage = translators.get(resources)
+	if (!byLanguage) translators.set(resources, (byLanguage = new Map()))
+	let t = byLanguage.get(language)
+	if (!t) byLanguage.set(language, (t = buildTranslator(resources, language)))
+	return t
+}
+
+function buildTranslator(resources: Resources, language: string): TFunction {
+	let plurals = pluralRules.get(language)
+	if (!plurals) pluralRules.set(language, (plurals = new Intl.PluralRules(language)))
 	return (key, options) => {
 		let text: string | undefined
-		if (typeof options?.count === 'number') text = lookup(resources, `${key}_${plurals.select(options.count)}`)
+		if (typeof options?.count === 'number') text = lookup(resources, `${key}_${plurals!.select(options.count)}`)
 		text ??= lookup(resources, key) ?? options?.defaultValue
 		// A missing key shows itself, as i18next does: visible in review, caught by the i18n test.
 		if (text === undefined) return key

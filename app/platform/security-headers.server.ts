@@ -1,8 +1,23 @@
-/** The Content-Security-Policy of every HTML document: scripts only from us, with this nonce. */
-export function contentSecurityPolicy(nonce: string, options: { https: boolean; formActions?: string[] }): string {
+/**
+ * How a document's inline scripts are allowed, never with 'unsafe-inline':
+ * - `nonce`: a page rendered for one request carries a fresh nonce on each of its scripts; the
+ *   scripts they load are trusted through 'strict-dynamic'.
+ * - `hashes`: a page served as the same bytes to every anonymous visitor (server/page-cache.ts)
+ *   cannot carry a secret nonce, so each inline script is allowed by its SHA-256 and our own
+ *   files by 'self' (they are served with `nosniff` and their true type, so nothing a visitor
+ *   uploads can pass for a script). A nonce would be worthless there: every visitor would see it.
+ */
+export type ScriptSources = { nonce: string } | { hashes: string[] }
+
+/** The Content-Security-Policy of every HTML document: scripts only from us. */
+export function contentSecurityPolicy(scripts: ScriptSources, options: { https: boolean; formActions?: string[] }): string {
+	const scriptSrc =
+		'nonce' in scripts
+			? `script-src 'self' 'nonce-${scripts.nonce}' 'strict-dynamic'`
+			: ["script-src 'self'", ...scripts.hashes.map((hash) => `'sha256-${hash}'`)].join(' ')
 	const directives = [
 		"default-src 'self'",
-		`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+		scriptSrc,
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: blob:",
 		"font-src 'self'",

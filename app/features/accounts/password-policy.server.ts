@@ -18,8 +18,15 @@ function fold(text: string): string {
 		.replace(/[\u0300-\u036f]/g, '')
 }
 
-const commonPasswords = new Set((common['passwords-common'] as string[]).map(fold))
-const frenchWords = new Set((french['commonWords-fr'] as string[]).map(fold))
+// Built on the first password checked, not at start (tens of thousands of words).
+let lists: { commonPasswords: Set<string>; frenchWords: Set<string> } | undefined
+function wordLists() {
+	lists ??= {
+		commonPasswords: new Set((common['passwords-common'] as string[]).map(fold)),
+		frenchWords: new Set((french['commonWords-fr'] as string[]).map(fold)),
+	}
+	return lists
+}
 
 function stripDecorations(password: string): string {
 	return fold(password).replace(/^[\d\W_]+|[\d\W_]+$/g, '')
@@ -49,6 +56,7 @@ const zxcvbn = new ZxcvbnFactory({
 export function passwordWeakness(password: string, context: { email?: string; name?: string } = {}): string | null {
 	const lower = password.toLowerCase()
 	const core = stripDecorations(password)
+	const { commonPasswords, frenchWords } = wordLists()
 	if (commonPasswords.has(lower) || commonPasswords.has(core) || frenchWords.has(core) || isRepetitive(lower)) {
 		return 'Ce mot de passe est trop courant. Choisissez-en un autre, par exemple une phrase de quelques mots.'
 	}

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
-import { invalidateEventCache } from './cache.server.ts'
+import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import { DEFAULT_DURATION_MS, isEventId } from './events.server.ts'
 import type { EventValues } from './form.ts'
 
 /*
  * What the admin screens read and write about events. Every write records who made it and tells
- * the public pages' cache that the event changed. Callers check the admin role first.
+ * every cache of public pages (on every instance) that public content changed. Callers check the admin role first.
  */
 
 export const EVENT_TABS = ['upcoming', 'past', 'drafts'] as const
@@ -175,7 +175,7 @@ export async function createEvent(db: Db, values: EventValues, userId: string, o
 		createdAt: now,
 		updatedAt: now,
 	})
-	invalidateEventCache(id)
+	await publicContentChanged()
 	return id
 }
 
@@ -203,7 +203,7 @@ export async function updateEvent(
 		.where(eq(event.id, id))
 		.returning({ id: event.id })
 	if (updated.length === 0) return false
-	invalidateEventCache(id)
+	await publicContentChanged()
 	return true
 }
 
@@ -212,6 +212,6 @@ export async function deleteEvent(db: Db, id: string): Promise<{ title: string }
 	if (!isEventId(id)) return null
 	const [deleted] = await db.delete(event).where(eq(event.id, id)).returning({ title: event.title })
 	if (!deleted) return null
-	invalidateEventCache(id)
+	await publicContentChanged()
 	return deleted
 }

@@ -1,11 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { getBand } from '#app/features/site/band.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { LRUCache } from 'lru-cache'
-import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, type EventSummary } from './events.server.ts'
+import { onPublicContentChange } from '#app/platform/public-content.server.ts'
+import {
+	eventsPage,
+	loadEventDetail,
+	nextEvents,
+	publishedEventVersion,
+	type EventDetail,
+	type EventsPage,
+	type EventSummary,
+} from './events.server.ts'
 
 /*
  * What anonymous visitors see of events, kept in memory so that a link shared under load costs no
@@ -16,12 +25,10 @@ import { loadEventDetail, nextEvents, publishedEventVersion, type EventDetail, t
  *   it is trusted again; otherwise the page is read afresh. So another instance's edit (N
  *   processes on one PostgreSQL) shows here within FRESH_MS, and the cover's background job
  *   finishing (which changes the media row, not the event) is seen too.
- * - The landing's next events: re-read every FRESH_MS.
- * - The rendered HTML of an event page as anonymous visitors get it, keyed by its validator (which
- *   moves with the event's version, the build and the show's end): a shared link under load is
- *   then served without rendering. Each copy gets a fresh CSP nonce (see `cachedPageResponse`).
- * - `invalidateEventCache` (called by the admin editor after every save, publish or delete) drops
- *   entries at once in this process.
+ * - The landing's next events and the pages of /events: re-read every FRESH_MS.
+ * (The rendered page itself, as cookie-less visitors get it, is kept by server/page-cache.ts.)
+ * - Every change of public content (`publicContentChanged`, sent by the admin editor after every
+ *   save, publish or delete, on any instance) drops every entry at once.
  *
  * Concurrent misses for one key share one read (no stampede: lru-cache's fetchMethod), and a read
  * that started before an invalidation is never stored after it.
@@ -55,9 +62,6 @@ const pages = new LRUCache<string, EventDetail, Db>({
 		return (await loadEventDetail(db, id)) ?? undefined
 	},
 })
-/** Rendered pages kept at most (about 30 kB each). */
-const MAX_HTML = 200
-const html = new Map<string, { etag: string; body: string; nonce: string | null; headers: [string, string][] }>()
 let lists = new Map<string, { value: unknown; checkedAt: number }>()
 let generation = 0
 
@@ -66,13 +70,13 @@ export function invalidateEventCache(eventId?: string): void {
 	generation++
 	if (eventId === undefined) {
 		pages.clear()
-		html.clear()
 	} else {
 		pages.delete(eventId)
-		html.delete(eventId)
 	}
 	lists = new Map()
 }
+
+onPublicContentChange(() => invalidateEventCache())
 
 /** A published event's page data, from memory when it is known to be current. */
 export async function cachedEventDetail(db: Db, id: string, now: number = Date.now()): Promise<EventDetail | null> {
@@ -108,48 +112,15 @@ export async function cachedNextEvents(
 	return value
 }
 
-// ---------------------------------------------------------------------------------------------
-// Rendered pages
-
-const NONCE_ATTRIBUTE = /\snonce="([^"]+)"/
-
-/** The nonce a rendered document's scripts carry: from its CSP header, else from its first script. */
-function nonceOf(body: string, headers: Headers): string | null {
-	const fromPolicy = /'nonce-([^']+)'/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
-	return fromPolicy ?? NONCE_ATTRIBUTE.exec(body)?.[1] ?? null
-}
-
-/**
- * Keeps an anonymous visitor's rendered event page (status 200, no cookie set) under its
- * validator, and hands back a response for this request (the body had to be read to be kept).
- */
-export async function keepRenderedPage(eventId: string, etag: string, response: Response): Promise<Response> {
-	const body = await response.text()
-	const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'content-length')
-	// Kept under the validator it was rendered for: once the event changes, that key no longer matches.
-	html.delete(eventId)
-	html.set(eventId, { etag, body, nonce: nonceOf(body, response.headers), headers })
-	while (html.size > MAX_HTML) html.delete(html.keys().next().value!)
-	return new Response(body, { status: 200, headers: response.headers })
-}
-
-/**
- * A kept copy of the event page for this validator, or null. Its scripts get a new nonce (and the
- * Content-Security-Policy with it), so that no two responses share one: a nonce seen in one copy
- * is worth nothing against another.
- */
-export function cachedPageResponse(eventId: string, etag: string): Response | null {
-	const entry = html.get(eventId)
-	if (!entry || entry.etag !== etag) return null
-	const headers = new Headers(entry.headers)
-	let body = entry.body
-	if (entry.nonce) {
-		const nonce = randomBytes(16).toString('base64')
-		body = body.replaceAll(`nonce="${entry.nonce}"`, `nonce="${nonce}"`)
-		const policy = headers.get('Content-Security-Policy')
-		if (policy) headers.set('Content-Security-Policy', policy.replaceAll(`'nonce-${entry.nonce}'`, `'nonce-${nonce}'`))
-	}
-	return new Response(body, { status: 200, headers })
+/** A page of /events (upcoming, then past), re-read at most every FRESH_MS: the same for every visitor. */
+export async function cachedEventsPage(db: Db, page: number, now: number = Date.now()): Promise<EventsPage> {
+	const key = `events:${page}`
+	const hit = lists.get(key)
+	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as EventsPage
+	const startedAt = generation
+	const value = await eventsPage(db, page, { now: new Date(now) })
+	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
+	return value
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,8 +15,6 @@ import {
 	PRIVATE_CACHE_CONTROL,
 	PUBLIC_CACHE_CONTROL,
 	cachedEventDetail,
-	cachedPageResponse,
-	keepRenderedPage,
 	weakEtag,
 } from './cache.server.ts'
 import { endOf, excerpt, isEventId, isPastEvent, loadEventDetail, type EventDetail } from './events.server.ts'
@@ -101,10 +99,7 @@ export const eventPageCache: MiddlewareFunction<Response> = async ({ request, pa
 	const headers = cachingHeaders(resolved, 'page')
 	const notModified = notModifiedResponse(request, headers)
 	if (notModified) return notModified
-	const etag = headers.get('ETag')
-	// The same page for every anonymous visitor: rendered once per version of the event.
-	const kept = etag && request.method === 'GET' ? cachedPageResponse(resolved.detail.id, etag) : null
-	if (kept) return kept
+	// Cookie-less visitors get the page from the anonymous page cache (server/page-cache.ts) before this runs.
 	const response = await next()
 	if (response.status !== 200) return response
 	for (const [name, value] of headers) response.headers.set(name, value)
@@ -115,7 +110,6 @@ export const eventPageCache: MiddlewareFunction<Response> = async ({ request, pa
 		response.headers.set('Cache-Control', 'private, no-store')
 		return response
 	}
-	if (etag && request.method === 'GET') return keepRenderedPage(resolved.detail.id, etag, response)
 	return response
 }
 

@@ -1,5 +1,5 @@
-import sharp from 'sharp'
 import type { Metadata } from 'sharp'
+import { loadSharp } from './sharp.server.ts'
 import { MAX_INPUT_PIXELS } from './rules.ts'
 
 /** The image formats we take, as their first bytes say (never the file's name or declared type). */
@@ -49,6 +49,7 @@ const SHARP_FORMAT: Record<ImageType, string> = { jpeg: 'jpeg', png: 'png', webp
 export async function checkImage(bytes: Uint8Array): Promise<ImageCheck> {
 	const type = sniffImageType(bytes)
 	if (!type) return { ok: false, reason: 'not-image' }
+	const sharp = await loadSharp()
 	let meta: Metadata
 	try {
 		meta = await sharp(bytes, { limitInputPixels: false }).metadata()

@@ -6,6 +6,7 @@ import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import { isStorageKey } from '#app/platform/storage/storage.server.ts'
 import { deleteMediaWhere, MEDIA_DELETE_QUEUE, MEDIA_DELETE_QUEUE_OPTIONS, removeMedia } from './media.server.ts'
+import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import { processMedia, supersededAvatars } from './variants.server.ts'
 
 /** One job per uploaded image: make its renditions (variants.server.ts). */
@@ -67,7 +68,10 @@ export async function startMediaWorkers(platform: Platform): Promise<void> {
 		async (batch) => {
 			for (const job of batch) {
 				const outcome = await processMedia({ db, storage, logger }, job.data.id, { isLast: job.retryCount >= MEDIA_RETRY_LIMIT })
-				if (outcome === 'ready') await removeMedia(db, jobs, await supersededAvatars(db, job.data.id))
+				if (outcome !== 'ready') continue
+				await removeMedia(db, jobs, await supersededAvatars(db, job.data.id))
+				// A cover's renditions now show on public pages that were cached without them.
+				await publicContentChanged()
 			}
 		},
 		{ pollingIntervalSeconds: 1 },

@@ -1,7 +1,7 @@
 import { and, eq, lt } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import sharp from 'sharp'
-import type { OutputInfo } from 'sharp'
+import type { OutputInfo, Sharp } from 'sharp'
+import { loadSharp } from './sharp.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { media, type MediaVariant } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -47,13 +47,15 @@ export interface ProcessDeps {
 
 export type ProcessOutcome = 'ready' | 'failed' | 'skipped'
 
-const input = (bytes: Uint8Array) => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+const input = async (bytes: Uint8Array): Promise<Sharp> =>
+	(await loadSharp())(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
 
 async function encode(
 	raw: { data: Buffer; info: OutputInfo },
 	format: VariantFormat,
 ): Promise<{ data: Buffer; width: number; height: number }> {
 	const { width, height, channels } = raw.info
+	const sharp = await loadSharp()
 	let image = sharp(raw.data, { raw: { width, height, channels: channels as 1 | 2 | 3 | 4 } })
 	if (format === 'avif') image = image.avif({ quality: 52, effort: 3 })
 	else if (format === 'webp') image = image.webp({ quality: 78, effort: 4 })
@@ -90,7 +92,7 @@ export async function processMedia(deps: ProcessDeps, mediaId: string, attempt: 
 
 		let upright: { width: number; height: number }
 		try {
-			const meta = await input(original).metadata()
+			const meta = await (await input(original)).metadata()
 			if (!meta.width || !meta.height) throw new UnreadableImage('no size')
 			if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new UnreadableImage('too many pixels')
 			// Orientations 5 to 8 turn the image a quarter: width and height swap.
@@ -117,8 +119,8 @@ export async function processMedia(deps: ProcessDeps, mediaId: string, attempt: 
 			try {
 				const resized =
 					kind === 'avatar'
-						? input(original).autoOrient().resize(size, size, { fit: 'cover', position: sharp.strategy.attention })
-						: input(original).autoOrient().resize({ width: size, withoutEnlargement: true })
+						? (await input(original)).autoOrient().resize(size, size, { fit: 'cover', position: (await loadSharp()).strategy.attention })
+						: (await input(original)).autoOrient().resize({ width: size, withoutEnlargement: true })
 				raw = await resized.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true })
 			} catch (error) {
 				throw new UnreadableImage((error as Error).message)

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
-import { invalidateEventCache } from '#app/features/events/cache.server.ts'
+import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, setlist, setlistItem, song } from '#app/platform/db/schema.ts'
 import type { SongValues } from './forms.ts'
@@ -132,11 +132,14 @@ export async function touchEventsOfSongs(db: Db, songIds: string[]): Promise<voi
 	await touchEvents(db, ids)
 }
 
-/** Marks events changed (their pages show a setlist) and drops what this process cached of them. */
+/**
+ * Marks events changed (their pages show a setlist) and tells every cache of public pages, on every
+ * instance, that public content changed. Call it after the write's transaction, never inside.
+ */
 export async function touchEvents(db: Db, eventIds: string[]): Promise<void> {
 	if (eventIds.length === 0) return
 	await db.update(event).set({ updatedAt: new Date() }).where(inArray(event.id, eventIds))
-	for (const id of eventIds) invalidateEventCache(id)
+	await publicContentChanged()
 }
 
 /** Saves a song; false when there is none with that id. */

@@ -140,13 +140,21 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 	}
 }
 
+/**
+ * PGlite runs Postgres inside this process, with the settings of a server: 128 MB of shared buffers
+ * reserved up front and shared memory sized for 100 connections, where one process has one. A
+ * band's database is a few megabytes, so 32 MB of buffers hold all of it; measured, this takes
+ * ~100 MB off the process's resident memory. (PostgreSQL itself keeps its own settings.)
+ */
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'max_connections=4']
+
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
 	const dir = path.join(dataDir, 'pglite')
 	fs.mkdirSync(dir, { recursive: true })
 	const release = await lockDataDir(dir)
 	let client: PGlite | undefined
 	try {
-		client = await PGlite.create(dir)
+		client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] })
 		const db = drizzlePglite(client, { schema }) as unknown as Db
 		if (options.migrations !== false) await migratePglite(db as never, { migrationsFolder: options.migrations ?? migrationsFolder() })
 		return {

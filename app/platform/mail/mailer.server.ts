@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { render, toPlainText } from '@react-email/render'
 import { and, eq, gte, inArray } from 'drizzle-orm'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { Logger } from 'pino'
@@ -73,6 +72,8 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 		async sendMail(mail) {
 			const id = randomUUID()
 			try {
+				// Loaded on the first mail, not at start.
+				const { render, toPlainText } = await import('@react-email/render')
 				const html = await render(mail.body)
 				const text = toPlainText(html)
 				await db.insert(outboxMail).values({

@@ -5,7 +5,7 @@ import { EventList } from '#app/components/event-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
-import { eventsPage } from '#app/features/events/events.server.ts'
+import { cachedEventsPage } from '#app/features/events/cache.server.ts'
 import { getBand, pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/platform/env.server.ts'
@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const page = parsePage(raw)
 	// /events?page=1 and nonsense pages lead to the list itself; past the end, to its last page.
 	if (page === null || (raw !== null && page === 1)) throw redirect('/events')
-	const list = await eventsPage(await getDb(), page)
+	const list = await cachedEventsPage(await getDb(), page)
 	if (page > list.pageCount) throw redirect(list.pageCount > 1 ? `/events?page=${list.pageCount}` : '/events')
 	const t = getT()
 	const band = getBand()

@@ -1,5 +1,6 @@
 /* Security headers on documents, and how hashed assets are served (immutable, pre-compressed). */
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import http from 'node:http'
 import { after, before, describe, test } from 'node:test'
 import zlib from 'node:zlib'
@@ -40,8 +41,9 @@ export function headerSpecs() {
 		})
 		after(() => closeAll(context))
 
-		test('a document has a nonce-based CSP and the other security headers', async () => {
+		test('a document has a strict CSP (a nonce per rendered page, hashes on a cached one) and the other security headers', async () => {
 			const page = await context.newPage()
+			// A browser context without cookies: the landing comes from the anonymous page cache.
 			const response = await page.goto('/')
 			assert.ok(response)
 			const headers = await response.allHeaders()
@@ -50,12 +52,19 @@ export function headerSpecs() {
 			const policy = directives(csp)
 			const scriptSrc = policy.get('script-src') ?? policy.get('default-src') ?? []
 			assert.ok(
-				scriptSrc.some((v) => /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/.test(v)),
-				`script-src has no nonce: ${csp}`,
+				scriptSrc.some((v) => /^'sha256-[A-Za-z0-9+/=]{44}'$/.test(v)),
+				`a cached page's script-src lists no hash: ${csp}`,
 			)
-			assert.ok(!scriptSrc.includes("'unsafe-inline'"), `script-src must not list 'unsafe-inline': ${csp}`)
-			assert.ok(!scriptSrc.includes("'unsafe-eval'"), `script-src must not list 'unsafe-eval': ${csp}`)
-			assert.ok(!scriptSrc.includes('*') && !scriptSrc.some((v) => /^https?:$/.test(v)), `script-src is too wide: ${csp}`)
+			for (const source of [
+				scriptSrc,
+				directives((await context.request.get('/', { headers: { cookie: 'autre=1' } })).headers()['content-security-policy'] ?? '').get(
+					'script-src',
+				) ?? [],
+			]) {
+				assert.ok(!source.includes("'unsafe-inline'"), `script-src must not list 'unsafe-inline': ${csp}`)
+				assert.ok(!source.includes("'unsafe-eval'"), `script-src must not list 'unsafe-eval': ${csp}`)
+				assert.ok(!source.includes('*') && !source.some((v) => /^https?:$/.test(v)), `script-src is too wide: ${csp}`)
+			}
 			assert.ok(policy.has('frame-ancestors'), `no frame-ancestors: ${csp}`)
 			assert.deepEqual(policy.get('object-src'), ["'none'"], `object-src should be 'none': ${csp}`)
 			assert.equal(headers['x-content-type-options'], 'nosniff')
@@ -64,9 +73,11 @@ export function headerSpecs() {
 			await page.close()
 		})
 
-		test('every script of the document carries the nonce, and the nonce changes per response', async () => {
-			const first = await context.request.get('/')
-			const second = await context.request.get('/')
+		test('every script of a rendered page carries its nonce, new per response; a cached page allows each inline script by hash', async () => {
+			// Any cookie: the page is rendered for this visitor.
+			const rendered = { headers: { cookie: 'autre=1' } }
+			const first = await context.request.get('/', rendered)
+			const second = await context.request.get('/', rendered)
 			const nonceOf = (csp: string | undefined) => /'nonce-([^']+)'/.exec(csp ?? '')?.[1]
 			const nonce = nonceOf(first.headers()['content-security-policy'])
 			assert.ok(nonce)
@@ -79,6 +90,22 @@ export function headerSpecs() {
 				const scriptNonce = /\bnonce="([^"]+)"/.exec(attributes)?.[1]
 				if (src) assert.ok(src.startsWith('/'), `a script from elsewhere: ${src}`)
 				assert.equal(scriptNonce, nonce, `a <script${attributes}> without the response's nonce`)
+			}
+
+			const cached = await context.request.get('/')
+			const policy = cached.headers()['content-security-policy'] ?? ''
+			const cachedHtml = await cached.text()
+			assert.doesNotMatch(cachedHtml, /\snonce=/, 'a cached page carries a nonce every visitor sees')
+			const inline = [...cachedHtml.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\ssrc=/.test(m[1] ?? ''))
+			assert.ok(inline.length > 0)
+			for (const match of inline) {
+				const hash = createHash('sha256')
+					.update(match[2] ?? '')
+					.digest('base64')
+				assert.ok(
+					policy.includes(`'sha256-${hash}'`),
+					`an inline script of the cached page is not allowed by hash: ${match[0].slice(0, 120)}`,
+				)
 			}
 		})
 

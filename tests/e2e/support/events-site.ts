@@ -41,7 +41,7 @@ export async function startEventsSite(buildDir: string): Promise<EventsSite> {
 			['scripts/seed-demo.ts', '--admin', `${admin.email}:${admin.password}`],
 			{
 				cwd: ROOT,
-				timeout: 120_000,
+				timeout: 300_000,
 				env: {
 					PATH: process.env.PATH ?? '/usr/bin:/bin',
 					HOME: process.env.HOME ?? os.tmpdir(),

@@ -1,0 +1,78 @@
+/*
+ * Compression of what React Router renders per request (signed-in pages, forms with errors, data
+ * requests, /__manifest): brotli when the browser takes it, else gzip, flushed at every chunk so
+ * that a streamed page still arrives piece by piece. Hashed assets are compressed at build time
+ * (scripts/compress-assets.mjs) and cached pages once (server/page-cache.ts).
+ */
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
+import zlib from 'node:zlib'
+
+export type Encoding = 'br' | 'gzip' | 'identity'
+
+/** The encoding to send for this Accept-Encoding: br, then gzip, by the weights the client gives. */
+export function preferredEncoding(acceptEncoding: string | string[] | undefined): Encoding {
+	const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding
+	if (!header) return 'identity'
+	const weights = new Map<string, number>()
+	for (const part of header.toLowerCase().split(',')) {
+		const [name, ...params] = part.trim().split(';')
+		if (!name) continue
+		let q = 1
+		for (const param of params) {
+			const [key, value] = param.trim().split('=')
+			if (key === 'q') q = Number.parseFloat(value ?? '')
+		}
+		if (!Number.isFinite(q)) q = 0
+		weights.set(name.trim(), q)
+	}
+	const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0
+	const br = weight('br')
+	const gz = weight('gzip')
+	if (br > 0 && br >= gz) return 'br'
+	if (gz > 0) return 'gzip'
+	return 'identity'
+}
+
+const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript|xml|manifest\+json|ld\+json)|image\/svg\+xml)/i
+/** Below this, compressing costs more than it saves. */
+const MIN_BYTES = 1024
+
+/** The response compressed for this request, or the response itself when it should not be. */
+export function compressResponse(request: Request, response: Response): Response {
+	if (!response.body || request.method === 'HEAD') return response
+	if (response.status === 204 || response.status === 206 || response.status === 304) return response
+	if (response.headers.has('content-encoding')) return response
+	if (!COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return response
+	if (/\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')) return response
+	const length = response.headers.get('content-length')
+	if (length !== null && Number(length) < MIN_BYTES) return response
+	const encoding = preferredEncoding(request.headers.get('accept-encoding') ?? undefined)
+	if (encoding === 'identity') return response
+
+	const compressor =
+		encoding === 'br'
+			? zlib.createBrotliCompress({
+					flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+					params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+				})
+			: zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH })
+	const source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
+	source.on('error', (error) => compressor.destroy(error))
+	source.pipe(compressor)
+
+	const headers = new Headers(response.headers)
+	headers.delete('content-length')
+	headers.set('content-encoding', encoding)
+	const vary = headers.get('vary')
+	if (!vary) headers.set('vary', 'Accept-Encoding')
+	else if (!/\baccept-encoding\b|\*/i.test(vary)) headers.set('vary', `${vary}, Accept-Encoding`)
+	// The bytes differ from the uncompressed ones: a strong validator would claim otherwise.
+	const etag = headers.get('etag')
+	if (etag?.startsWith('"')) headers.set('etag', `W/${etag}`)
+	return new Response(Readable.toWeb(compressor) as ReadableStream<Uint8Array>, {
+		status: response.status,
+		statusText: response.statusText,
+		headers,
+	})
+}

@@ -1,0 +1,324 @@
+/*
+ * The anonymous page cache: public pages, as a visitor without any cookie gets them, answered from
+ * memory before React Router runs. A rendered page is kept as bytes (plain, gzip and brotli, made
+ * once), with a strong ETag per encoding, and served to every such visitor until public content
+ * changes (app/platform/public-content.server.ts: every admin write, on every instance) or
+ * ENTRY_TTL_MS passes.
+ *
+ * Which requests: the rule is in app/cacheable-pages.ts (the route ids) and `cacheKey` below (the
+ * request); which responses: `isStorable`. Everything else goes to React Router untouched.
+ *
+ * The same bytes go to every visitor, so they cannot carry a secret nonce: the render's nonce is
+ * taken out and the page's inline scripts are allowed by their SHA-256 instead
+ * (app/platform/security-headers.server.ts says why that is as strict).
+ */
+import { createHash } from 'node:crypto'
+import type http from 'node:http'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
+import { LRUCache } from 'lru-cache'
+import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
+import { preferredEncoding, type Encoding } from './compression.ts'
+
+/** What the app hands the cache (the build's `pageCache` export, app/entry.server.tsx). */
+export interface PageCacheApp {
+	routeIds: ReadonlySet<string>
+	/** A request header that asks the app for the whole document at once (never taken from a visitor). */
+	fillHeader: string
+	/** The Content-Security-Policy of a page whose inline scripts have these SHA-256 hashes. */
+	policy(hashes: string[]): string
+	generation(): number
+	onChange(listener: () => void): () => void
+	/** Announces a change of public content to every instance. */
+	changed(): Promise<void>
+}
+
+/** An entry is served at most this long after it was rendered (what depends on the clock: a show that ended). */
+const ENTRY_TTL_MS = 60_000
+/** Memory for cached pages, all encodings counted. */
+const MAX_BYTES = 32 * 1024 * 1024
+
+interface Entry {
+	/** Base64url SHA-256 of the plain bytes: the ETag's core. */
+	hash: string
+	bodies: Record<Encoding, Buffer>
+	/** The headers of a 200 and of a 304, per encoding, made once. */
+	responseHeaders: Record<Encoding, Record<string, string>>
+	notModified: Record<Encoding, Record<string, string>>
+	storedAt: number
+}
+
+const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity']
+
+/** The status of a response to what a visitor sent, as the header says it (for tests and logs). */
+const CACHE_STATUS_HEADER = 'x-page-cache'
+
+const gzip = promisify(zlib.gzip)
+const brotli = promisify(zlib.brotliCompress)
+
+/** Headers of the rendered response that the cache sets itself, or that belong to one response only. */
+const DROPPED_HEADERS = new Set([
+	'content-length',
+	'content-encoding',
+	'content-security-policy',
+	'date',
+	'etag',
+	'set-cookie',
+	'transfer-encoding',
+	'connection',
+	'keep-alive',
+	'vary',
+	CACHE_STATUS_HEADER,
+])
+
+/** React Router's `<link rel="modulepreload">` tags (React hoists them into <head>). */
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\/>/g
+
+type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteNode[] }
+
+/** The build's flat route table as the tree React Router matches against. */
+function routeTree(routes: ServerBuild['routes']): RouteNode[] {
+	const children = new Map<string | undefined, NonNullable<ServerBuild['routes'][string]>[]>()
+	for (const route of Object.values(routes)) {
+		if (!route) continue
+		const siblings = children.get(route.parentId) ?? []
+		siblings.push(route)
+		children.set(route.parentId, siblings)
+	}
+	const nodes = (parentId: string | undefined): RouteNode[] =>
+		(children.get(parentId) ?? []).map((route) => {
+			const below = nodes(route.id)
+			return {
+				id: route.id,
+				path: route.path,
+				index: route.index,
+				caseSensitive: route.caseSensitive,
+				...(below.length > 0 ? { children: below } : {}),
+			}
+		})
+	return nodes(undefined)
+}
+
+/** The SHA-256 (base64) of every inline script of a document, as CSP hash sources want them. */
+export function inlineScriptHashes(html: string): string[] {
+	const hashes = new Set<string>()
+	for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+		if (/\ssrc\s*=/i.test(match[1]!)) continue
+		hashes.add(createHash('sha256').update(match[2]!, 'utf8').digest('base64'))
+	}
+	return [...hashes]
+}
+
+/** Whether a visitor's If-None-Match names this entry (any of its encodings), or is `*`. */
+function matchesEtag(ifNoneMatch: string, hash: string): boolean {
+	if (ifNoneMatch.trim() === '*') return true
+	return ifNoneMatch.split(',').some((tag) => {
+		const opaque = /^\s*(?:W\/)?"([^"]*)"\s*$/.exec(tag)?.[1]
+		return opaque !== undefined && opaque.replace(/-(?:br|gz)$/, '') === hash
+	})
+}
+
+function etagOf(hash: string, encoding: Encoding): string {
+	return encoding === 'br' ? `"${hash}-br"` : encoding === 'gzip' ? `"${hash}-gz"` : `"${hash}"`
+}
+
+export function createPageCache(options: {
+	build: ServerBuild
+	app: PageCacheApp
+	/** React Router's own fetch handler. */
+	render: (request: Request) => Promise<Response>
+	/** The site's address: cached pages never depend on the Host a visitor sends. */
+	siteUrl: string
+	onError?: (error: unknown) => void
+	now?: () => number
+}) {
+	const { app, render, siteUrl } = options
+	const now = options.now ?? Date.now
+	const routes = routeTree(options.build.routes)
+	const entries = new LRUCache<string, Entry>({
+		maxSize: MAX_BYTES,
+		sizeCalculation: (entry) => entry.bodies.identity.length + entry.bodies.gzip.length + entry.bodies.br.length + 1024,
+	})
+	const filling = new Map<string, Promise<{ entry?: Entry; response?: Response }>>()
+	app.onChange(() => entries.clear())
+
+	/** The cache key of a request the cache may answer (its path), or null: React Router renders it for this visitor. */
+	function cacheKey(req: http.IncomingMessage): string | null {
+		if (req.method !== 'GET' && req.method !== 'HEAD') return null
+		// Any cookie may be a session or a flash message; Authorization is a signed-in client.
+		if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return null
+		// ?code=, ?redirectTo=, ?page=, ?token=, a data request's ?_routes=: rendered per request.
+		const path = req.url ?? ''
+		if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return null
+		// A path already kept passed the rule below when it was stored.
+		if (entries.has(path)) return path
+		if (path.endsWith('.data') || path.startsWith('/__')) return null
+		const leaf = matchRoutes(routes as RouteObject[], path)?.at(-1)?.route.id
+		return leaf && app.routeIds.has(leaf) ? path : null
+	}
+
+	function isStorable(response: Response): boolean {
+		if (response.status !== 200 || !response.body) return false
+		if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) return false
+		if (response.headers.has('set-cookie')) return false
+		// A route may still say, for one response, that it is nobody else's.
+		return !/\b(?:private|no-store)\b/i.test(response.headers.get('cache-control') ?? '')
+	}
+
+	async function toEntry(response: Response): Promise<Entry> {
+		let html = await response.text()
+		// The render's nonce is worthless once the bytes are shared: take it out, allow scripts by hash.
+		const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
+		if (nonce) html = html.replaceAll(` nonce="${nonce}"`, '')
+		// The first paint needs no script: a first visit's bandwidth goes to the stylesheet, the
+		// fonts and the images; the entry script still imports the route's modules right after.
+		html = html.replace(MODULE_PRELOAD, '')
+		const identity = Buffer.from(html, 'utf8')
+		const [gzipped, brotlied] = await Promise.all([
+			gzip(identity, { level: 9 }),
+			brotli(identity, {
+				params: {
+					[zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+					[zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+					[zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+				},
+			}),
+		])
+		const headers: Record<string, string> = {}
+		for (const [name, value] of response.headers) if (!DROPPED_HEADERS.has(name)) headers[name] = value
+		headers['cache-control'] ??= 'no-cache'
+		if (process.env.NODE_ENV === 'production') headers['content-security-policy'] = app.policy(inlineScriptHashes(html))
+		headers['vary'] = 'Accept-Encoding, Cookie'
+		const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27)
+		const bodies = { identity, gzip: gzipped, br: brotlied }
+		const responseHeaders = {} as Entry['responseHeaders']
+		const notModified = {} as Entry['notModified']
+		for (const encoding of ENCODINGS) {
+			const etag = etagOf(hash, encoding)
+			responseHeaders[encoding] = {
+				...headers,
+				...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+				'content-length': String(bodies[encoding].length),
+				etag,
+				[CACHE_STATUS_HEADER]: 'hit',
+			}
+			notModified[encoding] = { etag, 'cache-control': headers['cache-control'], vary: headers['vary'] }
+		}
+		return { hash, bodies, responseHeaders, notModified, storedAt: now() }
+	}
+
+	/** Renders the page once for everyone asking at the same time; keeps it unless content changed meanwhile. */
+	function fill(key: string, req: http.IncomingMessage) {
+		const running = filling.get(key)
+		if (running) return { leader: false, result: running }
+		const result = (async () => {
+			const generation = app.generation()
+			const headers = new Headers({ accept: 'text/html', [app.fillHeader]: '1' })
+			const address = req.headers['x-client-address']
+			if (typeof address === 'string') headers.set('x-client-address', address)
+			const response = await render(new Request(new URL(key, siteUrl), { method: 'GET', headers }))
+			if (!isStorable(response)) return { response }
+			const entry = await toEntry(response)
+			if (generation === app.generation()) entries.set(key, entry)
+			return { entry }
+		})()
+		filling.set(key, result)
+		void result.finally(() => filling.delete(key)).catch(() => {})
+		return { leader: true, result }
+	}
+
+	function send(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, status: 'hit' | 'miss') {
+		const encoding = preferredEncoding(req.headers['accept-encoding'])
+		const ifNoneMatch = req.headers['if-none-match']
+		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)) {
+			res.writeHead(304, { ...entry.notModified[encoding], [CACHE_STATUS_HEADER]: status })
+			res.end()
+			return
+		}
+		// A Range is ignored (allowed for any resource): the whole page, 200, every time.
+		res.writeHead(
+			200,
+			status === 'hit' ? entry.responseHeaders[encoding] : { ...entry.responseHeaders[encoding], [CACHE_STATUS_HEADER]: status },
+		)
+		if (req.method === 'HEAD') res.end()
+		else res.end(entry.bodies[encoding])
+	}
+
+	/** A response the render gave that is not for keeping: sent as is to the visitor who asked. */
+	async function sendRendered(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
+		const setCookies = response.headers.getSetCookie()
+		if (setCookies.length > 0) res.setHeader('set-cookie', setCookies)
+		for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
+		res.writeHead(response.status)
+		if (req.method === 'HEAD' || !response.body) {
+			await response.body?.cancel()
+			res.end()
+			return
+		}
+		for await (const chunk of response.body) res.write(chunk)
+		res.end()
+	}
+
+	async function answer(req: http.IncomingMessage, res: http.ServerResponse, key: string, fallback: () => void) {
+		let entry = entries.get(key)
+		if (entry && now() - entry.storedAt > ENTRY_TTL_MS) {
+			entries.delete(key)
+			entry = undefined
+		}
+		if (entry) return send(req, res, entry, 'hit')
+		const { leader, result } = fill(key, req)
+		let outcome: { entry?: Entry; response?: Response }
+		try {
+			outcome = await result
+		} catch (error) {
+			if (leader) throw error
+			return fallback()
+		}
+		if (outcome.entry) return send(req, res, outcome.entry, 'miss')
+		// Not a page to keep (a redirect, a 404…): the one who rendered it gets it, the others their own render.
+		if (leader && outcome.response) return sendRendered(req, res, outcome.response)
+		fallback()
+	}
+
+	return {
+		/**
+		 * Answers the request from the cache (rendering the page once if needed) and returns true, or
+		 * returns false at once: React Router renders it for this visitor. `fallback` renders it too,
+		 * for a visitor who waited on a page that turned out not to be for keeping.
+		 */
+		take(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean {
+			delete req.headers[app.fillHeader]
+			const key = cacheKey(req)
+			if (key === null) {
+				noteAdminWrite(req, res)
+				return false
+			}
+			answer(req, res, key, fallback).catch((error: unknown) => {
+				options.onError?.(error)
+				if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+				res.end(res.headersSent ? undefined : 'Erreur du serveur.')
+			})
+			return true
+		},
+		/** For tests and the bench: how much is kept. */
+		stats: () => ({ entries: entries.size, bytes: entries.calculatedSize }),
+	}
+
+	/**
+	 * Whatever an admin screen changes, public pages may show: a write under /dashboard/admin that
+	 * succeeded clears every instance's cache, even from a feature that forgot to say so itself.
+	 */
+	function noteAdminWrite(req: http.IncomingMessage, res: http.ServerResponse) {
+		if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return
+		let pathname: string
+		try {
+			pathname = new URL(req.url ?? '/', 'http://x').pathname
+		} catch {
+			return
+		}
+		if (pathname !== '/dashboard/admin' && !pathname.startsWith('/dashboard/admin/')) return
+		res.once('finish', () => {
+			if (res.statusCode < 400) app.changed().catch((error: unknown) => options.onError?.(error))
+		})
+	}
+}

@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
+import translation from '../../public/locales/fr-FR/translation.json'
+import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+
+/*
+ * The anonymous page cache through the real HTTP server (server/index.ts on a production build):
+ * a cookie-less visitor gets the shared copy; a signed-in visitor, a flash message and a form's
+ * errors are rendered for that one visitor and are never kept for anyone else; an admin's write
+ * empties the cache at once, on every instance (two instances on one PostgreSQL).
+ */
+const kind = databaseKind()
+const BUILD_DIR = 'build-page-cache'
+const CACHE = 'x-page-cache'
+const PASSWORD = 'un long mot de passe du groupe 2026'
+
+let database: TestDatabase
+let a: SiteServer
+/** A second instance on the same database (PostgreSQL only); on PGlite, the same one. */
+let b: SiteServer
+let adminCookie = ''
+/** The flash cookie of the set-up redirect (« Vous êtes administrateur »). */
+let flashCookie = ''
+let eventId = ''
+
+function get(server: SiteServer, path: string, headers: Record<string, string> = {}, method = 'GET') {
+	return fetch(server.origin + path, { method, headers, redirect: 'manual' })
+}
+
+async function page(server: SiteServer, path: string, headers: Record<string, string> = {}) {
+	const response = await get(server, path, headers)
+	return { response, status: response.status, cache: response.headers.get(CACHE), html: await response.text() }
+}
+
+/** A form posted by a browser on the site (Origin set, as every cookie-carrying POST needs). */
+function post(server: SiteServer, path: string, fields: Record<string, string>, cookie = '') {
+	return fetch(server.origin + path, {
+		method: 'POST',
+		headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+		body: new URLSearchParams(fields),
+		redirect: 'manual',
+	})
+}
+
+function cookiesOf(response: Response): Record<string, string> {
+	const jar: Record<string, string> = {}
+	for (const line of response.headers.getSetCookie()) {
+		const [pair] = line.split(';')
+		const at = pair!.indexOf('=')
+		const value = pair!.slice(at + 1)
+		if (value) jar[pair!.slice(0, at).trim()] = value
+	}
+	return jar
+}
+const cookieHeader = (jar: Record<string, string>) =>
+	Object.entries(jar)
+		.map(([name, value]) => `${name}=${value}`)
+		.join('; ')
+
+function eventForm(intent: string): Record<string, string> {
+	return {
+		intent,
+		title: 'Concert surprise au Chabada',
+		status: 'scheduled',
+		startsAt: '2030-05-16T20:30',
+		doorsAt: '',
+		endsAt: '',
+		venueName: 'Le Chabada',
+		address: '',
+		postalCode: '49100',
+		city: 'Angers',
+		country: 'FR',
+		latitude: '',
+		longitude: '',
+		ticketUrl: '',
+		priceText: '',
+		description: '',
+	}
+}
+
+async function start(): Promise<SiteServer> {
+	return startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env: { DATABASE_URL: database.databaseUrl } })
+}
+
+beforeAll(async () => {
+	await ensureBuild(BUILD_DIR)
+	database = await createTestDatabase()
+	a = await start()
+	b = kind === 'postgres' ? await start() : a
+	// The first admin, through the set-up link the last started instance wrote to its log.
+	const link = /"setupLink":"([^"]+)"/.exec(b.output())?.[1]
+	if (!link) throw new Error(`no set-up link in the log:\n${b.output()}`)
+	const setup = await post(a, new URL(link).pathname + new URL(link).search, {
+		name: 'Régie du groupe',
+		email: 'regie@exemple.fr',
+		password: PASSWORD,
+		confirm: PASSWORD,
+	})
+	expect(setup.status).toBe(302)
+	const jar = cookiesOf(setup)
+	adminCookie = `better-auth.session_token=${jar['better-auth.session_token']}`
+	expect(adminCookie).toMatch(/session_token=.+/)
+	flashCookie = `flash=${jar.flash}`
+	expect(jar.flash).toBeTruthy()
+}, 240_000)
+
+afterAll(async () => {
+	await a?.stop()
+	if (b && b !== a) await b.stop()
+	await database?.dispose()
+})
+
+describe(`the anonymous page cache on ${kind}`, () => {
+	it('lists only routes that exist in the build', async () => {
+		const build = (await import(/* @vite-ignore */ `${process.cwd()}/${BUILD_DIR}/server/index.js`)) as { routes: Record<string, unknown> }
+		for (const id of CACHEABLE_ROUTE_IDS) expect(Object.keys(build.routes)).toContain(id)
+	})
+
+	it('serves one copy to every cookie-less visitor, with a policy that allows exactly its inline scripts', async () => {
+		const first = await page(a, '/events')
+		expect(first.status).toBe(200)
+		expect(['miss', 'hit']).toContain(first.cache)
+		const second = await page(a, '/events')
+		expect(second.cache).toBe('hit')
+		expect(second.html).toBe(first.html)
+		// No nonce in shared bytes; each inline script allowed by its hash, none by 'unsafe-inline'.
+		expect(second.html).not.toMatch(/\snonce=/)
+		const policy = second.response.headers.get('content-security-policy')!
+		const scriptSrc = policy.split(';').find((d) => d.trim().startsWith('script-src'))!
+		expect(scriptSrc).not.toContain('unsafe-inline')
+		expect(scriptSrc).not.toContain('nonce-')
+		const inline = [...second.html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1]!))
+		expect(inline.length).toBeGreaterThan(0)
+		for (const match of inline) {
+			const hash = createHash('sha256').update(match[2]!).digest('base64')
+			expect(scriptSrc).toContain(`'sha256-${hash}'`)
+		}
+		// Security headers of every response are there too.
+		expect(second.response.headers.get('x-content-type-options')).toBe('nosniff')
+		expect(second.response.headers.get('vary')).toMatch(/Accept-Encoding/)
+		expect(second.response.headers.get('vary')).toMatch(/Cookie/)
+	})
+
+	it('never serves or keeps a signed-in page', async () => {
+		const member = await post(a, '/auth/signup', {
+			name: 'Camille Fan',
+			email: 'camille.fan@exemple.fr',
+			password: PASSWORD,
+			acceptPrivacy: 'on',
+		})
+		expect(member.status).toBe(302)
+		const cookie = cookieHeader(cookiesOf(member))
+		for (const path of ['/', '/events', '/policies/privacy']) {
+			await page(a, path) // the shared copy is there
+			const mine = await page(a, path, { cookie })
+			expect(mine.status).toBe(200)
+			expect(mine.cache).toBeNull()
+			expect(mine.html).toContain('camille.fan@exemple.fr')
+			expect(mine.html).toContain(translation.site.nav.myAccount)
+			expect(mine.response.headers.get('content-security-policy')).toMatch(/'nonce-[^']+'/)
+			const anonymous = await page(a, path)
+			expect(anonymous.cache).toBe('hit')
+			expect(anonymous.html).not.toContain('camille.fan@exemple.fr')
+			expect(anonymous.html).not.toContain(translation.site.nav.myAccount)
+		}
+		// Any cookie at all, even one the site does not know, is rendered for its visitor.
+		expect((await page(a, '/', { cookie: 'autre=1' })).cache).toBeNull()
+	})
+
+	it('never serves or keeps a flash message', async () => {
+		const title = translation.auth.flash.adminReady.title
+		for (const path of ['/', '/auth/signin']) {
+			expect((await page(a, path)).html).not.toContain(title)
+			// A flash cookie alone (no session): rendered for that visitor, with the message.
+			const flashed = await page(a, path, { cookie: flashCookie })
+			expect(flashed.cache).toBeNull()
+			expect(flashed.html).toContain('auth.flash.adminReady')
+			const anonymous = await page(a, path)
+			expect(anonymous.cache).toBe('hit')
+			expect(anonymous.html).not.toContain('auth.flash.adminReady')
+		}
+	})
+
+	it("never serves or keeps a form's errors", async () => {
+		const refused = await post(a, '/auth/signin', { email: 'quelquun@exemple.fr', password: 'pas le bon mot de passe' })
+		expect(refused.status).toBe(400)
+		expect(refused.headers.get(CACHE)).toBeNull()
+		expect(await refused.text()).toContain(translation.auth.errors.invalidCredentials)
+		const anonymous = await page(a, '/auth/signin')
+		expect(anonymous.cache).toBe('hit')
+		expect(anonymous.html).not.toContain(translation.auth.errors.invalidCredentials)
+		expect(anonymous.html).not.toContain('quelquun@exemple.fr')
+	})
+
+	it('renders requests with a query string for their visitor', async () => {
+		const withQuery = await page(a, '/auth/signin?redirectTo=%2Fdashboard%2Fsettings')
+		expect(withQuery.status).toBe(200)
+		expect(withQuery.cache).toBeNull()
+		expect(withQuery.html).toContain('/dashboard/settings')
+		expect((await page(a, '/auth/signin')).html).not.toContain('/dashboard/settings')
+	})
+
+	it('answers each Accept-Encoding with the same page, HEAD without a body, a Range with the whole page', async () => {
+		const plain = await page(a, '/')
+		const body = Buffer.from(plain.html)
+		const br = await get(a, '/', { 'accept-encoding': 'gzip, deflate, br' })
+		expect(br.headers.get('content-encoding')).toBe('br')
+		// fetch() decodes by itself: read the raw bytes through the content length instead.
+		expect(Buffer.from(await br.arrayBuffer()).equals(body)).toBe(true)
+		const gz = await get(a, '/', { 'accept-encoding': 'gzip' })
+		expect(gz.headers.get('content-encoding')).toBe('gzip')
+		expect(Buffer.from(await gz.arrayBuffer()).equals(body)).toBe(true)
+		for (const refused of ['br;q=0, gzip;q=0', 'identity', 'compress']) {
+			const identity = await get(a, '/', { 'accept-encoding': refused })
+			expect(identity.headers.get('content-encoding')).toBeNull()
+			expect(Buffer.from(await identity.arrayBuffer()).equals(body)).toBe(true)
+		}
+		expect((await get(a, '/', { 'accept-encoding': '*' })).headers.get('content-encoding')).toBe('br')
+
+		const head = await get(a, '/', { 'accept-encoding': 'br' }, 'HEAD')
+		expect(head.status).toBe(200)
+		expect(head.headers.get('content-length')).toBe(br.headers.get('content-length'))
+		expect((await head.arrayBuffer()).byteLength).toBe(0)
+
+		const ranged = await get(a, '/', { range: 'bytes=0-9' })
+		expect(ranged.status).toBe(200)
+		expect(Buffer.from(await ranged.arrayBuffer()).equals(body)).toBe(true)
+
+		// The compressed bytes decode to the page itself.
+		const raw = await rawBytes(a, '/', 'br')
+		expect(brotliDecompressSync(raw).equals(body)).toBe(true)
+		const rawGzip = await rawBytes(a, '/', 'gzip')
+		expect(gunzipSync(rawGzip).equals(body)).toBe(true)
+	})
+
+	it("answers 304 to a visitor's current copy, 200 to one from an older deploy", async () => {
+		const current = await get(a, '/events', { 'accept-encoding': 'br' })
+		const etag = current.headers.get('etag')!
+		await current.arrayBuffer()
+		expect(etag).toMatch(/^"[\w-]+-br"$/)
+		const same = await get(a, '/events', { 'if-none-match': etag })
+		expect(same.status).toBe(304)
+		expect(same.headers.get('etag')).toBeTruthy()
+		expect(await same.text()).toBe('')
+		expect((await get(a, '/events', { 'if-none-match': `W/${etag}` })).status).toBe(304)
+		const old = await get(a, '/events', { 'if-none-match': '"Zm9ybWVyLWRlcGxveQ-br", W/"autre"' })
+		expect(old.status).toBe(200)
+		expect((await old.text()).length).toBeGreaterThan(1000)
+	})
+
+	it('forgets a page as soon as an admin changes it, on every instance, and never shows a draft', async () => {
+		const created = await post(a, '/dashboard/admin/events/new', eventForm('publish'), adminCookie)
+		expect(created.status).toBe(302)
+		eventId = /\/dashboard\/admin\/events\/([\w-]{12})/.exec(created.headers.get('location') ?? '')?.[1] ?? ''
+		expect(eventId).not.toBe('')
+		// Both instances now hold the list and the page with the show.
+		for (const server of [a, b]) {
+			await vi.waitFor(async () => expect((await page(server, '/events')).html).toContain('Concert surprise au Chabada'), {
+				timeout: 10_000,
+			})
+			await page(server, `/events/${eventId}`)
+			expect((await page(server, `/events/${eventId}`)).cache).toBe('hit')
+			expect((await page(server, '/events')).cache).toBe('hit')
+		}
+
+		const withdrawn = await post(a, `/dashboard/admin/events/${eventId}`, eventForm('unpublish'), adminCookie)
+		expect(withdrawn.status).toBeLessThan(400)
+		// The instance that took the write: at once.
+		expect((await page(a, `/events/${eventId}`)).status).toBe(404)
+		expect((await page(a, '/events')).html).not.toContain('Concert surprise au Chabada')
+		// The other one: as soon as the signal arrives (LISTEN/NOTIFY).
+		await vi.waitFor(async () => expect((await page(b, `/events/${eventId}`)).status).toBe(404), { timeout: 5_000 })
+		expect((await page(b, '/events')).html).not.toContain('Concert surprise au Chabada')
+	})
+})
+
+/** The body as sent on the wire, without fetch()'s decoding. */
+async function rawBytes(server: SiteServer, path: string, encoding: string): Promise<Buffer> {
+	const http = await import('node:http')
+	return new Promise((resolve, reject) => {
+		http
+			.get(server.origin + path, { headers: { 'accept-encoding': encoding } }, (res) => {
+				const chunks: Buffer[] = []
+				res.on('data', (chunk: Buffer) => chunks.push(chunk))
+				res.on('end', () => resolve(Buffer.concat(chunks)))
+				res.on('error', reject)
+			})
+			.on('error', reject)
+	})
+}
