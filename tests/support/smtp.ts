@@ -22,6 +22,8 @@ export interface TestSmtp {
 	received: ReceivedMail[]
 	/** `reject`: every mail is refused with a temporary failure (451), as a relay in trouble does. */
 	setMode(mode: 'accept' | 'reject'): void
+	/** Refuses every mail to `address` at RCPT TO with `code` (e.g. 550: no such mailbox), or accepts it again (null). */
+	refuse(address: string, code: number | null): void
 	/** Stops listening: connections are refused until `start()`. */
 	stop(): Promise<void>
 	/** Listens again, on the same port. */
@@ -39,6 +41,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 	const received: ReceivedMail[] = []
 	const listeners = new Set<() => void>()
 	let mode: 'accept' | 'reject' = 'accept'
+	const refusals = new Map<string, number>()
 
 	const create = () =>
 		new SMTPServer({
@@ -50,6 +53,14 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 			onMailFrom(_address, _session, callback) {
 				if (mode === 'reject') {
 					callback(Object.assign(new Error(REJECTION), { responseCode: 451 }))
+					return
+				}
+				callback()
+			},
+			onRcptTo(address, _session, callback) {
+				const code = refusals.get(address.address.toLowerCase())
+				if (code) {
+					callback(Object.assign(new Error(code >= 500 ? 'Boîte aux lettres inconnue' : REJECTION), { responseCode: code }))
 					return
 				}
 				callback()
@@ -106,6 +117,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 		received,
 		setMode(next) {
 			mode = next
+		},
+		refuse(address, code) {
+			if (code === null) refusals.delete(address.toLowerCase())
+			else refusals.set(address.toLowerCase(), code)
 		},
 		stop,
 		async start() {
