@@ -11,6 +11,7 @@ export default [
 		route('events', 'routes/public/events.tsx'),
 		route('events/:eventId', 'routes/public/event.tsx'),
 		route('redeem', 'routes/public/redeem.tsx'),
+		route('unsubscribe', 'routes/public/unsubscribe.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -18,6 +19,8 @@ export default [
 		]),
 	]),
 	route('banner', 'routes/public/banner.tsx'),
+	// RFC 8058 one-click unsubscribe: mail clients POST here without cookies or Origin
+	route('unsubscribe/one-click', 'routes/public/unsubscribe-one-click.ts'),
 	// An event as a calendar file, and every upcoming one as a calendar to subscribe to
 	route('events/:eventId/agenda.ics', 'routes/public/event-ics.ts'),
 	route('events.ics', 'routes/public/events-ics.ts'),

@@ -21,6 +21,9 @@ export const RULES = {
 	redeemByAddressDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
 	redeemByAccount: { points: 10, durationSeconds: 15 * 60 },
 	redeemByAccountDaily: { points: 30, durationSeconds: 24 * 60 * 60 },
+	/** Newsletter sign-ups and unsubscribe-link requests from one address, and mails asked for one e-mail. */
+	newsletterByAddress: { points: 10, durationSeconds: 60 * 60 },
+	newsletterByEmail: { points: 3, durationSeconds: 60 * 60 },
 } as const satisfies Record<string, { points: number; durationSeconds: number }>
 
 export type RuleName = keyof typeof RULES

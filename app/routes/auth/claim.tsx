@@ -21,6 +21,8 @@ import { passwordWeakness } from '#app/features/accounts/password-policy.server.
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { completeSetup, isSetupTokenValid } from '#app/features/accounts/setup.server.ts'
 import { isResetTokenLive, TOKEN_PATTERN } from '#app/features/accounts/tokens.server.ts'
+import { NewsletterClaim } from '#app/features/newsletter/claim.tsx'
+import { confirmSubscription, isConfirmTokenLive } from '#app/features/newsletter/subscribers.server.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -33,7 +35,7 @@ import { RewardClaim } from '#app/features/codes/reward-claim.tsx'
  * The one landing for every link the site e-mails, by `mode`. A GET only shows a page (mail
  * scanners that follow links change nothing); only the POST of that page acts.
  */
-const MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward'] as const
+const MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward', 'newsletter'] as const
 type Mode = (typeof MODES)[number]
 
 const passwordsMatch = (value: { password: string; confirm: string }, ctx: z.RefinementCtx) => {
@@ -92,6 +94,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 			return (await isResetTokenLive(db, token))
 				? { ...base, state: 'form' as State, constraint: getZodConstraint(ResetSchema) }
 				: { ...base, state: 'invalid' as State, constraint: null }
+		case 'newsletter':
+			return { ...base, state: ((await isConfirmTokenLive(db, token)) ? 'confirm' : 'invalid') as State, constraint: null }
 		case 'setup':
 			return (await isSetupTokenValid(db, token))
 				? { ...base, state: 'form' as State, constraint: getZodConstraint(SetupSchema) }
@@ -114,6 +118,11 @@ export async function action({ request }: Route.ActionArgs) {
 		const outcome = await verifyEmail(request, token)
 		if (!outcome.ok) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
 		return data({ state: 'done' as State, result: null, message: null }, { headers: outcome.headers })
+	}
+
+	if (mode === 'newsletter') {
+		const confirmed = await confirmSubscription(await getDb(), token)
+		return data({ state: (confirmed ? 'done' : 'invalid') as State, result: null, message: null }, { status: confirmed ? 200 : 400 })
 	}
 
 	if (mode === 'resetPassword') {
@@ -194,9 +203,10 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 			{mode === 'reward' && 'reward' in loaderData ? (
 				<RewardClaim state={state} reward={loaderData.reward} here={loaderData.here} signedIn={loaderData.signedIn} />
 			) : null}
-			{state === 'invalid' && mode !== 'reward' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
-			{state === 'done' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
-			{state === 'confirm' ? <ConfirmEmail /> : null}
+			{mode === 'newsletter' ? <NewsletterClaim state={state} /> : null}
+			{state === 'invalid' && mode !== 'reward' && mode !== 'newsletter' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
+			{state === 'done' && mode !== 'newsletter' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
+			{state === 'confirm' && mode !== 'newsletter' ? <ConfirmEmail /> : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
 			{state === 'form' && mode === 'setup' ? (
 				loaderData.signedIn ? (
