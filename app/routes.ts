@@ -46,6 +46,7 @@ export default [
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('settings/export', 'routes/dashboard/settings-export.ts'),
 		route('contenus/:fileId', 'routes/dashboard/download.ts'),
+		route('settings/newsletter', 'routes/dashboard/settings-newsletter.ts'),
 		route('admin', 'routes/admin/layout.tsx', [
 			index('routes/admin/overview.tsx'),
 			route('events', 'routes/admin/events.tsx'),

@@ -5,6 +5,8 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
+import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
+import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
 import type { Route } from './+types/settings'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
@@ -133,6 +135,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		methods,
 		linkable: configuredProviders(env).filter((p) => !linked.has(p.id)),
 		sessions: await listActiveSessions(db, user.id, sessionId),
+		newsletter: await memberNewsletterStatus(db, user.email),
 		emailSent: params.get('email') === 'sent',
 		linkNotice: linkNotice(params),
 		constraint: {
@@ -294,6 +297,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 				<PasswordSection key={`password-${key}`} loaderData={loaderData} actionData={actionData} />
 				<MethodsSection loaderData={loaderData} actionData={actionData} />
 				<SessionsSection loaderData={loaderData} actionData={actionData} />
+				<NewsletterSetting status={loaderData.newsletter} />
 				<DataSection />
 				<DeleteSection key={`delete-${key}`} loaderData={loaderData} actionData={actionData} />
 			</div>
