@@ -64,6 +64,11 @@ export default [
 			route('codes/code/:code', 'routes/admin/code-detail.tsx'),
 			route('codes/:campaignId', 'routes/admin/code-campaign.tsx'),
 			route('codes/:campaignId/import', 'routes/admin/code-import.tsx'),
+			route('newsletter', 'routes/admin/newsletter.tsx'),
+			route('newsletter/subscribers', 'routes/admin/newsletter-subscribers.tsx'),
+			route('newsletter/subscribers/import', 'routes/admin/newsletter-import.tsx'),
+			// `new`: a campaign not stored yet
+			route('newsletter/campaigns/:campaignId', 'routes/admin/newsletter-campaign.tsx'),
 		]),
 	]),
 
@@ -82,6 +87,10 @@ export default [
 	route('dashboard/admin/setlist/:setlistId/print', 'routes/admin/setlist/print.tsx'),
 	route('dashboard/admin/setlist/:setlistId/stage', 'routes/admin/setlist/stage.tsx'),
 	route('dashboard/admin/setlist/event/:eventId', 'routes/admin/setlist/event-setlist.ts'),
+	// Newsletter: the compose screen's preview, a send's live progress (SSE), the list as CSV
+	route('dashboard/admin/newsletter/preview', 'routes/admin/newsletter-preview.ts'),
+	route('dashboard/admin/newsletter/campaigns/:campaignId/progress', 'routes/admin/newsletter-progress.ts'),
+	route('dashboard/admin/newsletter/subscribers.csv', 'routes/admin/newsletter-export.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 	// Codes: a campaign's files, a batch's live progress, its CSV and its print sheet (no dashboard frame)

@@ -4,6 +4,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import type { SubscriberStatus } from '#app/platform/db/schema.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { useNewsletterLabels } from './labels.ts'
 
 /**
  * The member's newsletter toggle: it reads and writes the very subscriber record of their address,
@@ -12,6 +13,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
  */
 export function NewsletterSetting(props: { status: SubscriberStatus | null }) {
 	const { t } = useTranslation()
+	const labels = useNewsletterLabels()
 	const fetcher = useFetcher({ key: 'newsletter-setting' })
 	// While the switch is on its way, show where it is going.
 	const pending = fetcher.formData?.get('subscribe')
@@ -27,9 +29,9 @@ export function NewsletterSetting(props: { status: SubscriberStatus | null }) {
 				</div>
 				<fetcher.Form method="post" action="/dashboard/settings/newsletter" className="flex max-w-md flex-col items-start gap-3">
 					<p className="flex flex-wrap items-center gap-2 text-sm">
-						{t('newsletter.setting.status')} <Badge tone={tone}>{t(`newsletter.status.${status ?? 'none'}`)}</Badge>
+						{t('newsletter.setting.status')} <Badge tone={tone}>{labels.status(status)}</Badge>
 					</p>
-					<p className="text-sm text-muted">{t(`newsletter.setting.explain.${status ?? 'none'}`)}</p>
+					<p className="text-sm text-muted">{labels.explain(status)}</p>
 					<input type="hidden" name="subscribe" value={on ? 'off' : 'on'} />
 					<Button type="submit" variant={on ? 'secondary' : 'primary'} disabled={fetcher.state !== 'idle'}>
 						{on ? t('newsletter.setting.turnOff') : t('newsletter.setting.turnOn')}

@@ -369,3 +369,17 @@ export const newsletterDelivery = pgTable(
 	],
 )
 export * from './codes-schema.ts'
+
+/**
+ * An admin's CSV import between its preview and its confirmation: the new, valid addresses (one per
+ * line) and where their consent was given. Deleted once written, or after a day.
+ */
+export const newsletterImport = pgTable('newsletter_import', {
+	id: text('id').primaryKey(),
+	createdBy: text('created_by')
+		.notNull()
+		.references(() => user.id, { onDelete: 'cascade' }),
+	consentNote: text('consent_note').notNull(),
+	addresses: text('addresses').notNull(),
+	createdAt: createdAt(),
+})

@@ -14,8 +14,10 @@ export async function action({ request }: Route.ActionArgs) {
 	const limited = await (await getPlatform()).limits.consume('settingsByAccount', user.id)
 	if (!limited.ok) return redirectWithFlash('/dashboard/settings#newsletter', { type: 'error', key: 'newsletter.flash.tooMany' })
 	const status = await setMemberNewsletter(await newsletterContext(), user, subscribe === 'on')
-	const key = status === 'active' ? 'newsletter.flash.on' : status === 'pending' ? 'newsletter.flash.pending' : 'newsletter.flash.off'
-	return redirectWithFlash('/dashboard/settings#newsletter', { type: 'success', key })
+	const back = '/dashboard/settings#newsletter'
+	if (status === 'active') return redirectWithFlash(back, { type: 'success', key: 'newsletter.flash.on' })
+	if (status === 'pending') return redirectWithFlash(back, { type: 'success', key: 'newsletter.flash.pending' })
+	return redirectWithFlash(back, { type: 'success', key: 'newsletter.flash.off' })
 }
 
 export function loader() {

@@ -71,10 +71,18 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 	const navigation = useNavigation()
 	const state = actionData?.state ?? loaderData.state
 	const busy = navigation.state === 'submitting'
+	const titles: Record<State, string> = {
+		ask: t('newsletter.unsubscribe.ask.title'),
+		confirm: t('newsletter.unsubscribe.confirm.title'),
+		done: t('newsletter.unsubscribe.done.title'),
+		resubscribed: t('newsletter.unsubscribe.resubscribed.title'),
+		linkSent: t('newsletter.unsubscribe.linkSent.title'),
+		invalid: t('newsletter.unsubscribe.invalid.title'),
+	}
 	return (
 		<div className="mx-auto w-full max-w-xl px-gutter py-16 sm:py-24">
 			<p className="eyebrow mb-2 text-accent-fg">{t('newsletter.unsubscribe.eyebrow')}</p>
-			<h1 className="font-display text-headline tracking-display uppercase">{t(`newsletter.unsubscribe.${state}.title`)}</h1>
+			<h1 className="font-display text-headline tracking-display uppercase">{titles[state]}</h1>
 			{state === 'confirm' ? (
 				<Form method="post" className="mt-6 flex flex-col gap-6">
 					<FormError id="desinscription-erreur" errors={actionData?.message ? [actionData.message] : undefined} />
@@ -99,7 +107,9 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 			) : null}
 			{state === 'resubscribed' || state === 'linkSent' ? (
 				<div className="mt-6" role="status">
-					<p className="text-lg text-muted">{t(`newsletter.unsubscribe.${state}.body`)}</p>
+					<p className="text-lg text-muted">
+						{state === 'linkSent' ? t('newsletter.unsubscribe.linkSent.body') : t('newsletter.unsubscribe.resubscribed.body')}
+					</p>
 					<Link to="/" className={buttonClasses('primary', 'lg', 'mt-6')}>
 						{t('newsletter.unsubscribe.toSite')}
 					</Link>
@@ -128,7 +138,7 @@ function AskForLink(props: { constraint: Route.ComponentProps['loaderData']['con
 	})
 	return (
 		<Form method="post" action="/unsubscribe" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
-			<p className="text-lg text-muted">{t(props.invalid ? 'newsletter.unsubscribe.invalid.body' : 'newsletter.unsubscribe.ask.body')}</p>
+			<p className="text-lg text-muted">{props.invalid ? t('newsletter.unsubscribe.invalid.body') : t('newsletter.unsubscribe.ask.body')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			<input type="hidden" name="intent" value="request" />
 			<Field label={t('newsletter.signup.email')} errors={fields.email.errors}>
