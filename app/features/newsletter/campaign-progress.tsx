@@ -17,13 +17,20 @@ const number = new Intl.NumberFormat('fr-FR')
  * A campaign's send, live: the server pushes each step (server-sent events fed by LISTEN/NOTIFY,
  * from whichever instance sends), and the rate is measured here from successive counts.
  */
-export function CampaignProgress(props: { campaignId: string; initial: ProgressSnapshot; onFinished?: () => void }) {
+export function CampaignProgress(props: {
+	campaignId: string
+	initial: ProgressSnapshot
+	/** « le 12 décembre à 18 h » for a send set for later; null when it starts now. */
+	scheduledFor: string | null
+	/** Called when the campaign changes state (starts, ends, is cancelled). */
+	onStatusChange?: () => void
+}) {
 	const { t } = useTranslation()
 	const [progress, setProgress] = useState(props.initial)
 	const [rate, setRate] = useState<number | null>(null)
 	const last = useRef<{ at: number; sent: number } | null>(null)
-	const onFinished = useRef(props.onFinished)
-	onFinished.current = props.onFinished
+	const onStatusChange = useRef(props.onStatusChange)
+	onStatusChange.current = props.onStatusChange
 
 	useEffect(() => {
 		if (props.initial.status !== 'sending' && props.initial.status !== 'scheduled') return
@@ -37,11 +44,11 @@ export function CampaignProgress(props: { campaignId: string; initial: ProgressS
 				setRate((previous) => (previous === null ? instant : previous * 0.5 + instant * 0.5))
 				last.current = { at: now, sent: done }
 			} else if (!last.current) last.current = { at: now, sent: done }
-			setProgress(next)
-			if (next.status === 'sent' || next.status === 'cancelled') {
-				source.close()
-				onFinished.current?.()
-			}
+			setProgress((previous) => {
+				if (previous.status !== next.status) queueMicrotask(() => onStatusChange.current?.())
+				return next
+			})
+			if (next.status === 'sent' || next.status === 'cancelled') source.close()
 		})
 		return () => source.close()
 	}, [props.campaignId, props.initial.status])
@@ -50,6 +57,15 @@ export function CampaignProgress(props: { campaignId: string; initial: ProgressS
 	const total = Math.max(progress.recipients, done)
 	const percent = total > 0 ? Math.round((done / total) * 100) : progress.status === 'sent' ? 100 : 0
 	const live = progress.status === 'sending'
+	if (progress.status === 'scheduled') {
+		return (
+			<p className="text-muted" aria-live="polite">
+				{props.scheduledFor
+					? t('newsletter.admin.progress.scheduledFor', { date: props.scheduledFor })
+					: t('newsletter.admin.progress.starting')}
+			</p>
+		)
+	}
 	return (
 		<div className="flex flex-col gap-3" aria-live="polite">
 			<div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -27,7 +27,6 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 		id: 'newsletter-signup',
 		lastResult: outcome?.result,
 		constraint,
-		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: SubscribeSchema }),
 	})

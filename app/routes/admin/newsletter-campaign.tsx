@@ -31,6 +31,7 @@ import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { CampaignSchema } from '#app/features/newsletter/rules.ts'
 import { campaignProgress } from '#app/features/newsletter/sender.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { formatDateTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -60,6 +61,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		status: campaign?.status ?? 'draft',
 		draft,
 		scheduledAt: campaign?.scheduledAt ? instantToParisWallClock(campaign.scheduledAt) : '',
+		scheduledFor:
+			campaign?.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 60_000 ? formatDateTime(campaign.scheduledAt) : null,
 		progress: campaign && campaign.status !== 'draft' ? await campaignProgress(ctx.db, campaign.id) : null,
 		previewHtml: await previewCampaign(ctx, draft),
 		adminEmail: admin.email,
@@ -126,8 +129,8 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
 		defaultValue: loaderData.draft,
-		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: CampaignSchema }),
 	})
 	useEffect(() => () => clearTimeout(timer.current), [])
 	// Each change is shown in the preview a moment after typing stops.
@@ -161,7 +164,12 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 					<CardTitle id="envoi-titre" className="mb-4">
 						{t('newsletter.admin.progress.title')}
 					</CardTitle>
-					<CampaignProgress campaignId={loaderData.id!} initial={loaderData.progress} onFinished={() => revalidator.revalidate()} />
+					<CampaignProgress
+						campaignId={loaderData.id!}
+						initial={loaderData.progress}
+						scheduledFor={loaderData.scheduledFor}
+						onStatusChange={() => void revalidator.revalidate()}
+					/>
 					{loaderData.status === 'sending' || loaderData.status === 'scheduled' ? (
 						<Form method="post" className="mt-5 flex flex-wrap gap-3">
 							{loaderData.status === 'scheduled' ? (

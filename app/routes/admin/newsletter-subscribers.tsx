@@ -99,6 +99,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
 		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: AddSubscriberSchema }),
 	})
 	const pageUrl = (page: number) =>
 		`${HERE}?${new URLSearchParams({ ...(loaderData.q ? { q: loaderData.q } : {}), ...(loaderData.status ? { status: loaderData.status } : {}), page: String(page) })}`

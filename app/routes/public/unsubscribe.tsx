@@ -80,7 +80,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 		invalid: t('newsletter.unsubscribe.invalid.title'),
 	}
 	return (
-		<div className="mx-auto w-full max-w-xl px-gutter py-16 sm:py-24">
+		<div className="mx-auto w-full max-w-xl px-gutter pt-28 pb-20 sm:pt-32">
 			<p className="eyebrow mb-2 text-accent-fg">{t('newsletter.unsubscribe.eyebrow')}</p>
 			<h1 className="font-display text-headline tracking-display uppercase">{titles[state]}</h1>
 			{state === 'confirm' ? (
@@ -138,7 +138,9 @@ function AskForLink(props: { constraint: Route.ComponentProps['loaderData']['con
 	})
 	return (
 		<Form method="post" action="/unsubscribe" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
-			<p className="text-lg text-muted">{props.invalid ? t('newsletter.unsubscribe.invalid.body') : t('newsletter.unsubscribe.ask.body')}</p>
+			<p className="text-lg text-muted">
+				{props.invalid ? t('newsletter.unsubscribe.invalid.body') : t('newsletter.unsubscribe.ask.body')}
+			</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			<input type="hidden" name="intent" value="request" />
 			<Field label={t('newsletter.signup.email')} errors={fields.email.errors}>
