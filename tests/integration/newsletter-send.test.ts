@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { cancelCampaign, saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice, type SenderContext } from '#app/features/newsletter/sender.server.ts'
@@ -142,5 +142,35 @@ describe('sending a campaign', () => {
 		expect(await cancelCampaign(db(), env.platform.realtime, id)).toBe(true)
 		expect((await runCampaignSlice(ctx(), id)).state).toBe('busy')
 		expect(await campaignProgress(db(), id)).toMatchObject({ status: 'cancelled', sent: 0 })
+	})
+})
+
+describe('figures for the stats screen', () => {
+	it('count sends and failures per day, and subscribers by status per day', async () => {
+		const { sendsPerDay, subscribersByStatusOverTime } = await import('#app/features/newsletter/stats.server.ts')
+		const from = new Date(Date.now() - 2 * 24 * 3600_000)
+		const to = new Date(Date.now() + 24 * 3600_000)
+		const sends = await sendsPerDay(db(), from, to)
+		const sent = sends.reduce((sum, day) => sum + day.sent, 0)
+		const failed = sends.reduce((sum, day) => sum + day.failed, 0)
+		const [delivered] = await db()
+			.select({ n: sql<number>`count(*)::int` })
+			.from(newsletterDelivery)
+			.where(eq(newsletterDelivery.status, 'sent'))
+		expect(sent).toBe(Number(delivered!.n))
+		expect(failed).toBeGreaterThanOrEqual(1) // the bounced address above
+		const days = await subscribersByStatusOverTime(db(), from, to)
+		// Every Paris day the range touches, the first one before anyone subscribed.
+		expect(days).toHaveLength(4)
+		const todayInParis = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date())
+		const today = days.find((day) => day.day === todayInParis)!
+		const [counts] = await db()
+			.select({
+				active: sql<number>`count(*) filter (where status = 'active')::int`,
+				bounced: sql<number>`count(*) filter (where status = 'bounced')::int`,
+			})
+			.from(newsletterSubscriber)
+		expect(today.bounced).toBe(Number(counts!.bounced))
+		expect(days[0]!.active).toBe(0)
 	})
 })

@@ -180,3 +180,15 @@ describe('the purge', () => {
 		expect(await findSubscriber(db(), 'lea@exemple.fr')).toBeDefined()
 	})
 })
+
+describe('the privacy policy', () => {
+	it('states what the newsletter keeps and for how long, from the constants the purge uses', async () => {
+		const { readPolicy } = await import('#app/features/site/policies.server.ts')
+		const { PENDING_PURGE_DAYS, CONFIRM_TTL_HOURS } = await import('#app/features/newsletter/rules.ts')
+		const { html } = readPolicy('privacy', SITE_URL)
+		expect(html).toContain('consentement')
+		expect(html).toContain(`${PENDING_PURGE_DAYS} jours`)
+		expect(html).toContain(`${CONFIRM_TTL_HOURS} heures`)
+		expect(html).not.toContain('{{')
+	})
+})

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
-import MailComposer from 'nodemailer/lib/mail-composer'
 import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
@@ -9,7 +8,8 @@ import type { Jobs } from '#app/platform/jobs.server.ts'
 import { createBulkSmtp, type BulkSmtp } from '#app/platform/mail/bulk-smtp.server.ts'
 import { defaultFrom } from '#app/platform/mail/mailer.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
-import { oneClickUrl, personalise, renderCampaign, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
+import { renderCampaign } from './mails.tsx'
+import { prepareCampaignMessage } from './message.server.ts'
 
 /*
  * Sending a campaign, in the background. A pg-boss job runs a slice of the send: it takes the
@@ -149,31 +149,6 @@ async function writeDeliveries(db: Db, id: string): Promise<number> {
 	})
 }
 
-/** The MIME message of one recipient's copy, with the RFC 8058 one-click unsubscribe headers. */
-export function composeMessage(
-	env: Env,
-	input: { from: string; to: string; subject: string; rendered: RenderedCampaign; token: string; messageKey: string },
-): Promise<Buffer> {
-	const host = new URL(env.SITE_URL).hostname
-	const mailto = /^[\w.-]+\.[a-z]{2,}$/i.test(host) ? `, <mailto:desinscription@${host}?subject=unsubscribe>` : ''
-	const personal = personalise(input.rendered, unsubscribeUrl(env, input.token))
-	const composer = new MailComposer({
-		from: input.from,
-		to: input.to,
-		subject: input.subject,
-		html: personal.html,
-		text: personal.text,
-		messageId: `<${input.messageKey}@${host}>`,
-		headers: {
-			'List-Unsubscribe': `<${oneClickUrl(env, input.token)}>${mailto}`,
-			'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-			'List-Id': `<newsletter.${host}>`,
-			Precedence: 'bulk',
-		},
-	})
-	return composer.compile().build()
-}
-
 /** Runs one slice of a campaign's send. */
 export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<SliceOutcome> {
 	const { db, env, logger } = ctx
@@ -183,8 +158,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	if (!campaign) return { state: 'busy' }
 	await writeDeliveries(db, id)
 	const rendered = await renderCampaign(env, campaign)
-	const from = env.MAIL_FROM ?? defaultFrom(env)
-	const envelopeFrom = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim()
+	const message = prepareCampaignMessage(env, { from: env.MAIL_FROM ?? defaultFrom(env), subject: campaign.subject, rendered })
 	const smtp =
 		ctx.smtp ?? createBulkSmtp({ url: env.SMTP_URL!, connections: env.NEWSLETTER_CONNECTIONS, ratePerSecond: env.SMTP_RATE_PER_SECOND })
 	const deadline = Date.now() + SLICE_MS
@@ -268,15 +242,13 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			const live = batch.filter((row) => row.subscriberStatus === 'active' && row.token)
 			await Promise.all(
 				live.map(async (row) => {
-					const raw = await composeMessage(env, {
-						from,
+					// Built when its turn comes, so that a batch is never all in memory at once.
+					const outcome = await smtp.send({
+						from: message.envelopeFrom,
 						to: row.email,
-						subject: campaign.subject,
-						rendered,
-						token: row.token!,
-						messageKey: `${id}.${row.id}`,
+						raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
+						gate: () => recordSent(row.id),
 					})
-					const outcome = await smtp.send({ from: envelopeFrom, to: row.email, raw, gate: () => recordSent(row.id) })
 					if (outcome.ok) return
 					if (outcome.error === 'abandoned before commit') return
 					await recordFailure(db, row, outcome)

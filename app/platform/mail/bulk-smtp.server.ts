@@ -14,8 +14,8 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection'
 export interface BulkMessage {
 	from: string
 	to: string
-	/** The whole message (headers and body), as the relay will store it. */
-	raw: Buffer
+	/** The whole message (headers and body), as the relay will store it; built once a connection is free. */
+	raw: () => Buffer
 	/** Called once the relay has the content and waits for the end: true commits, false abandons. */
 	gate(): Promise<boolean>
 }
@@ -115,7 +115,7 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 						read() {
 							if (stage === 0) {
 								stage = 1
-								this.push(message.raw)
+								this.push(message.raw())
 							} else if (stage === 1) {
 								stage = 2
 								message.gate().then(
