@@ -66,6 +66,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		progress: campaign && campaign.status !== 'draft' ? await campaignProgress(ctx.db, campaign.id) : null,
 		previewHtml: await previewCampaign(ctx, draft),
 		adminEmail: admin.email,
+		smtpConfigured: Boolean((await getPlatform()).env.SMTP_URL),
 		constraint: getZodConstraint(CampaignSchema),
 	}
 }
@@ -159,6 +160,11 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 					</Badge>
 				}
 			/>
+			{loaderData.smtpConfigured ? null : (
+				<p role="status" className="rounded-control border border-warning/40 bg-warning/10 px-4 py-3 text-sm">
+					{t('newsletter.admin.compose.noSmtp')}
+				</p>
+			)}
 			{loaderData.progress ? (
 				<Card as="section" aria-labelledby="envoi-titre">
 					<CardTitle id="envoi-titre" className="mb-4">
