@@ -272,6 +272,7 @@ export const setlistItem = pgTable(
 		notes: text('notes').notNull().default(''),
 	},
 	(t) => [index('setlist_item_setlist_position_idx').on(t.setlistId, t.position), index('setlist_item_song_idx').on(t.songId)],
+)
 
 export const SUBSCRIBER_STATUSES = ['pending', 'active', 'unsubscribed', 'bounced'] as const
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number]
