@@ -24,6 +24,8 @@ export interface TestSmtp {
 	setMode(mode: 'accept' | 'reject'): void
 	/** Refuses every mail to `address` at RCPT TO with `code` (e.g. 550: no such mailbox), or accepts it again (null). */
 	refuse(address: string, code: number | null): void
+	/** Waits this long after a message's end before accepting it (a busy relay), 0 by default. */
+	setDelay(ms: number): void
 	/** Stops listening: connections are refused until `start()`. */
 	stop(): Promise<void>
 	/** Listens again, on the same port. */
@@ -42,6 +44,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 	const listeners = new Set<() => void>()
 	let mode: 'accept' | 'reject' = 'accept'
 	const refusals = new Map<string, number>()
+	let delay = 0
 
 	const create = () =>
 		new SMTPServer({
@@ -71,7 +74,12 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 				stream.on('error', callback)
 				stream.on('end', () => {
 					const raw = Buffer.concat(chunks).toString('utf8')
-					simpleParser(raw).then(
+					const parsing = simpleParser(raw)
+					const accept =
+						delay > 0
+							? parsing.then((parsed) => new Promise<typeof parsed>((resolve) => setTimeout(() => resolve(parsed), delay)))
+							: parsing
+					accept.then(
 						(parsed) => {
 							const envelopeFrom = session.envelope.mailFrom
 							received.push({
@@ -117,6 +125,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 		received,
 		setMode(next) {
 			mode = next
+		},
+		setDelay(ms) {
+			delay = ms
 		},
 		refuse(address, code) {
 			if (code === null) refusals.delete(address.toLowerCase())
