@@ -204,7 +204,9 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 				<RewardClaim state={state} reward={loaderData.reward} here={loaderData.here} signedIn={loaderData.signedIn} />
 			) : null}
 			{mode === 'newsletter' ? <NewsletterClaim state={state} /> : null}
-			{state === 'invalid' && mode !== 'reward' && mode !== 'newsletter' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
+			{state === 'invalid' && mode !== 'reward' && mode !== 'newsletter' ? (
+				<InvalidLink mode={mode} signedIn={loaderData.signedIn} />
+			) : null}
 			{state === 'done' && mode !== 'newsletter' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
 			{state === 'confirm' && mode !== 'newsletter' ? <ConfirmEmail /> : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
