@@ -2,6 +2,7 @@ import { purgeExpired } from '#app/features/accounts/housekeeping.server.ts'
 import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
 import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
+import { startNewsletterWorkers } from '#app/features/newsletter/jobs.server.ts'
 import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
 import { listenForPublicContentChanges } from '#app/platform/public-content.server.ts'
 
@@ -30,6 +31,9 @@ export async function startBackground(): Promise<void> {
 	await startMediaWorkers(platform)
 	// Code batches (generated or imported) and the daily codes housekeeping.
 	await startCodeWorkers(platform)
+
+	// Newsletter sends (resumed after a crash), schedules and the purge of unconfirmed addresses.
+	await startNewsletterWorkers(platform)
 
 	await announceSetupLink(platform)
 }

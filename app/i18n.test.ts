@@ -23,6 +23,8 @@ const DYNAMIC_KEYS: Record<string, string> = {
 	'auth.claim.setup.title': 'app/routes/auth/claim.tsx',
 	'auth.claim.reward.metaTitle': 'app/routes/auth/claim.tsx',
 	'auth.claim.reward.title': 'app/routes/auth/claim.tsx',
+	'auth.claim.newsletter.metaTitle': 'app/routes/auth/claim.tsx',
+	'auth.claim.newsletter.title': 'app/routes/auth/claim.tsx',
 }
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/

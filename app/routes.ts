@@ -12,6 +12,7 @@ export default [
 		route('events/:eventId', 'routes/public/event.tsx'),
 		route('redeem', 'routes/public/redeem.tsx'),
 		route('contact', 'routes/public/contact.tsx'),
+		route('unsubscribe', 'routes/public/unsubscribe.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -19,6 +20,8 @@ export default [
 		]),
 	]),
 	route('banner', 'routes/public/banner.tsx'),
+	// RFC 8058 one-click unsubscribe: mail clients POST here without cookies or Origin
+	route('unsubscribe/one-click', 'routes/public/unsubscribe-one-click.ts'),
 	// An event as a calendar file, and every upcoming one as a calendar to subscribe to
 	route('events/:eventId/agenda.ics', 'routes/public/event-ics.ts'),
 	route('events.ics', 'routes/public/events-ics.ts'),
@@ -44,6 +47,7 @@ export default [
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('settings/export', 'routes/dashboard/settings-export.ts'),
 		route('contenus/:fileId', 'routes/dashboard/download.ts'),
+		route('settings/newsletter', 'routes/dashboard/settings-newsletter.ts'),
 		route('admin', 'routes/admin/layout.tsx', [
 			// The admin's first screen is the stats screen.
 			index('routes/admin/index.tsx'),
@@ -65,6 +69,11 @@ export default [
 			route('codes/code/:code', 'routes/admin/code-detail.tsx'),
 			route('codes/:campaignId', 'routes/admin/code-campaign.tsx'),
 			route('codes/:campaignId/import', 'routes/admin/code-import.tsx'),
+			route('newsletter', 'routes/admin/newsletter.tsx'),
+			route('newsletter/subscribers', 'routes/admin/newsletter-subscribers.tsx'),
+			route('newsletter/subscribers/import', 'routes/admin/newsletter-import.tsx'),
+			// `new`: a campaign not stored yet
+			route('newsletter/campaigns/:campaignId', 'routes/admin/newsletter-campaign.tsx'),
 		]),
 	]),
 
@@ -86,6 +95,10 @@ export default [
 	// Admin screens that update while open (server-sent events), and the stats as CSV
 	route('dashboard/admin/live', 'routes/admin/live.ts'),
 	route('dashboard/admin/stats.csv', 'routes/admin/stats-csv.ts'),
+	// Newsletter: the compose screen's preview, a send's live progress (SSE), the list as CSV
+	route('dashboard/admin/newsletter/preview', 'routes/admin/newsletter-preview.ts'),
+	route('dashboard/admin/newsletter/campaigns/:campaignId/progress', 'routes/admin/newsletter-progress.ts'),
+	route('dashboard/admin/newsletter/subscribers.csv', 'routes/admin/newsletter-export.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 	// Codes: a campaign's files, a batch's live progress, its CSV and its print sheet (no dashboard frame)

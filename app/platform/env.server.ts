@@ -39,7 +39,9 @@ const schema = z.object({
 	/** The sender of every mail, e.g. `"Le Groupe" <bonjour@exemple.fr>`. Default: the band's name at the site's host. */
 	MAIL_FROM: z.string().trim().max(200).optional(),
 	/** How many mails per second the SMTP relay accepts (the newsletter sender paces itself to it). */
-	SMTP_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
+	SMTP_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(10),
+	/** How many SMTP connections the newsletter sender keeps open at once. */
+	NEWSLETTER_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(4),
 	GOOGLE_CLIENT_ID: z.string().optional(),
 	GOOGLE_CLIENT_SECRET: z.string().optional(),
 	APPLE_CLIENT_ID: z.string().optional(),

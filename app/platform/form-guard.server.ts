@@ -1,4 +1,5 @@
 import { httpError } from './http-error.ts'
+import { CROSS_SITE_ENDPOINTS } from './origin-check.server.ts'
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -14,6 +15,8 @@ export const formGuardMiddleware = async ({ request }: { request: Request }) => 
 	if (!BODY_METHODS.has(request.method)) return
 	const { pathname } = new URL(request.url)
 	if (pathname.startsWith('/api/')) return
+	// RFC 8058 one-click unsubscribe: whatever body a mail client sends, the token in the address is what counts.
+	if (CROSS_SITE_ENDPOINTS.has(pathname)) return
 	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 	if (!FORM_TYPES.includes(type)) {
 		throw httpError(415, { error: 'Le formulaire envoyé n’a pas le bon format.' })

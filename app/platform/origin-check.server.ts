@@ -2,6 +2,11 @@ import { getEnv } from './env.server.ts'
 import { httpError } from './http-error.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/**
+ * Endpoints that other sites' clients are meant to POST to, and that read no cookie: RFC 8058's
+ * one-click unsubscribe (a mail client, or a webmail's page, sends it; its token is its authority).
+ */
+export const CROSS_SITE_ENDPOINTS = new Set(['/unsubscribe/one-click'])
 
 /**
  * Refuses state-changing requests sent by another site: a browser always says where a POST,
@@ -10,6 +15,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export function isCrossSite(request: Request, siteUrl = getEnv().SITE_URL): boolean {
 	if (SAFE_METHODS.has(request.method)) return false
+	if (CROSS_SITE_ENDPOINTS.has(new URL(request.url).pathname)) return false
 	const fetchSite = request.headers.get('sec-fetch-site')
 	if (fetchSite === 'cross-site' || fetchSite === 'same-site') return true
 	const origin = request.headers.get('origin')

@@ -25,6 +25,9 @@ export const RULES = {
 	contactByAddress: { points: 5, durationSeconds: 15 * 60 },
 	// Replies to contact messages, per admin account.
 	contactReplyByAccount: { points: 60, durationSeconds: 60 * 60 },
+	/** Newsletter sign-ups and unsubscribe-link requests from one address, and mails asked for one e-mail. */
+	newsletterByAddress: { points: 10, durationSeconds: 60 * 60 },
+	newsletterByEmail: { points: 3, durationSeconds: 60 * 60 },
 } as const satisfies Record<string, { points: number; durationSeconds: number }>
 
 export type RuleName = keyof typeof RULES

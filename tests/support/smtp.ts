@@ -22,6 +22,10 @@ export interface TestSmtp {
 	received: ReceivedMail[]
 	/** `reject`: every mail is refused with a temporary failure (451), as a relay in trouble does. */
 	setMode(mode: 'accept' | 'reject'): void
+	/** Refuses every mail to `address` at RCPT TO with `code` (e.g. 550: no such mailbox), or accepts it again (null). */
+	refuse(address: string, code: number | null): void
+	/** Waits this long after a message's end before accepting it (a busy relay), 0 by default. */
+	setDelay(ms: number): void
 	/** Stops listening: connections are refused until `start()`. */
 	stop(): Promise<void>
 	/** Listens again, on the same port. */
@@ -39,6 +43,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 	const received: ReceivedMail[] = []
 	const listeners = new Set<() => void>()
 	let mode: 'accept' | 'reject' = 'accept'
+	const refusals = new Map<string, number>()
+	let delay = 0
 
 	const create = () =>
 		new SMTPServer({
@@ -54,13 +60,26 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 				}
 				callback()
 			},
+			onRcptTo(address, _session, callback) {
+				const code = refusals.get(address.address.toLowerCase())
+				if (code) {
+					callback(Object.assign(new Error(code >= 500 ? 'Boîte aux lettres inconnue' : REJECTION), { responseCode: code }))
+					return
+				}
+				callback()
+			},
 			onData(stream, session, callback) {
 				const chunks: Buffer[] = []
 				stream.on('data', (chunk: Buffer) => chunks.push(chunk))
 				stream.on('error', callback)
 				stream.on('end', () => {
 					const raw = Buffer.concat(chunks).toString('utf8')
-					simpleParser(raw).then(
+					const parsing = simpleParser(raw)
+					const accept =
+						delay > 0
+							? parsing.then((parsed) => new Promise<typeof parsed>((resolve) => setTimeout(() => resolve(parsed), delay)))
+							: parsing
+					accept.then(
 						(parsed) => {
 							const envelopeFrom = session.envelope.mailFrom
 							received.push({
@@ -106,6 +125,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 		received,
 		setMode(next) {
 			mode = next
+		},
+		setDelay(ms) {
+			delay = ms
+		},
+		refuse(address, code) {
+			if (code === null) refusals.delete(address.toLowerCase())
+			else refusals.set(address.toLowerCase(), code)
 		},
 		stop,
 		async start() {

@@ -1,6 +1,15 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { account, outboxMail, rateLimit, session, user, verification } from '#app/platform/db/schema.ts'
+import {
+	account,
+	newsletterDelivery,
+	newsletterSubscriber,
+	outboxMail,
+	rateLimit,
+	session,
+	user,
+	verification,
+} from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
@@ -136,6 +145,14 @@ export interface Member {
  */
 const ERASERS: { what: string; erase: (tx: Tx, member: Member) => Promise<unknown> }[] = [
 	{ what: 'mails addressed to the member', erase: (tx, m) => tx.delete(outboxMail).where(addressedTo(m.email)) },
+	{
+		what: 'the newsletter subscription of the member’s address (its sends stay counted, without the address)',
+		erase: async (tx, m) => {
+			const email = m.email.toLowerCase()
+			await tx.update(newsletterDelivery).set({ email: '' }).where(eq(newsletterDelivery.email, email))
+			await tx.delete(newsletterSubscriber).where(eq(newsletterSubscriber.email, email))
+		},
+	},
 	{ what: 'password-reset tokens', erase: (tx, m) => tx.delete(verification).where(eq(verification.value, m.id)) },
 	{
 		what: 'rate-limit counters keyed on the account',

@@ -31,6 +31,8 @@ export function readLink(request: Request): { mode: ClaimMode | null; token: str
 /** Modes another feature answers (the reward of a reserved code, app/features/codes), given by the route. */
 interface ClaimHandlers {
 	reward(request: Request, token: string): Promise<Response | null>
+	/** Confirms a newsletter subscription (app/features/newsletter); false for a dead token. */
+	newsletter(token: string): Promise<boolean>
 }
 
 export async function claimAction(request: Request, handlers: ClaimHandlers) {
@@ -45,6 +47,10 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 	if (!token) return data({ state: 'invalid' as ClaimState, result: null, message: null }, { status: 400 })
 	if (mode === 'reward')
 		return (await handlers.reward(request, token)) ?? data({ state: 'invalid' as ClaimState, result: null, message: null }, { status: 400 })
+	if (mode === 'newsletter') {
+		const confirmed = await handlers.newsletter(token)
+		return data({ state: (confirmed ? 'done' : 'invalid') as ClaimState, result: null, message: null }, { status: confirmed ? 200 : 400 })
+	}
 	const formData = await request.formData()
 
 	if (mode === 'verifyEmail') {

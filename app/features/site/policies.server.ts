@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { RETENTION } from '#app/features/accounts/housekeeping.server.ts'
+import { CONFIRM_TTL_HOURS, DELIVERY_RECORD_DAYS, PENDING_PURGE_DAYS } from '#app/features/newsletter/rules.ts'
 import { RESET_PASSWORD_TTL_SECONDS, SESSION_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS } from '#app/platform/auth.server.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
 import { CODE_RETENTION } from '#app/features/codes/rules.ts'
@@ -40,6 +41,9 @@ function values(siteUrl: string): Record<string, string> {
 		contactLimit: String(RULES.contactByAddress.points),
 		contactLimitMinutes: String(RULES.contactByAddress.durationSeconds / 60),
 		audienceMonths: String(RETENTION.pageViewMonths),
+		newsletterPendingDays: String(PENDING_PURGE_DAYS),
+		newsletterConfirmHours: String(CONFIRM_TTL_HOURS),
+		newsletterDeliveryMonths: String(Math.round(DELIVERY_RECORD_DAYS / 30.4)),
 	}
 }
 

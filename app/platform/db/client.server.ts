@@ -124,7 +124,9 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 			throw new DataDirLockedError(dir) // the holder is starting and has not written its id yet
 		}
 		if (!Number.isInteger(holder) || (holder !== process.pid && isAlive(holder))) throw new DataDirLockedError(dir)
-		await lockfile.unlock(dir, { lockfilePath, realpath: false }).catch(() => {})
+		// proper-lockfile's unlock only releases a lock this very process took: a dead holder's lock (a
+		// directory) is removed by hand.
+		fs.rmSync(lockfilePath, { recursive: true, force: true })
 		try {
 			release = await lockfile.lock(dir, options)
 		} catch {

@@ -8,3 +8,5 @@ export * from './base-schema.ts'
 export * from './codes-schema.ts'
 // Contact messages and audience figures (features/contact, features/stats).
 export * from './contact-schema.ts'
+// The newsletter (features/newsletter).
+export * from './newsletter-schema.ts'

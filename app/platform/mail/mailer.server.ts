@@ -41,7 +41,7 @@ export interface Mailer {
 	close(): void
 }
 
-function defaultFrom(env: Env): string {
+export function defaultFrom(env: Env): string {
 	const host = new URL(env.SITE_URL).hostname
 	const domain = host === 'localhost' || /^[\d.]+$/.test(host) ? 'localhost.localdomain' : host
 	return `"${env.BAND_NAME.replace(/["\\]/g, '')}" <ne-pas-repondre@${domain}>`

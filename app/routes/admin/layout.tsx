@@ -24,6 +24,7 @@ export default function AdminLayout() {
 					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
 					{ to: '/dashboard/admin/setlist', label: t('setlist.nav.admin') },
 					{ to: '/dashboard/admin/codes', label: t('admin.nav.codes') },
+					{ to: '/dashboard/admin/newsletter', label: t('newsletter.admin.nav.tab') },
 				]}
 			/>
 			<Outlet />

@@ -7,6 +7,8 @@ import { ResetSchema, SetupSchema, type ClaimState } from '#app/features/account
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { rewardClaimAction, rewardClaimLoader } from '#app/features/codes/reward-claim.server.ts'
 import { RewardClaim } from '#app/features/codes/reward-claim.tsx'
+import { NewsletterClaim } from '#app/features/newsletter/claim.tsx'
+import { confirmSubscription, isConfirmTokenLive } from '#app/features/newsletter/subscribers.server.tsx'
 import { isSetupTokenValid } from '#app/features/accounts/setup.server.ts'
 import { isResetTokenLive } from '#app/features/accounts/tokens.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
@@ -47,6 +49,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 			return (await isResetTokenLive(db, token))
 				? { ...base, state: 'form' as ClaimState, constraint: getZodConstraint(ResetSchema) }
 				: { ...base, state: 'invalid' as ClaimState, constraint: null }
+		case 'newsletter':
+			return { ...base, state: ((await isConfirmTokenLive(db, token)) ? 'confirm' : 'invalid') as ClaimState, constraint: null }
 		case 'setup':
 			return (await isSetupTokenValid(db, token))
 				? { ...base, state: 'form' as ClaimState, constraint: getZodConstraint(SetupSchema) }
@@ -55,7 +59,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	return claimAction(request, { reward: rewardClaimAction })
+	return claimAction(request, {
+		reward: rewardClaimAction,
+		newsletter: async (token) => Boolean(await confirmSubscription(await getDb(), token)),
+	})
 }
 
 export default function Claim({ loaderData, actionData }: Route.ComponentProps) {
@@ -73,9 +80,12 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 			{mode === 'reward' && 'reward' in loaderData ? (
 				<RewardClaim state={state} reward={loaderData.reward} here={loaderData.here} signedIn={loaderData.signedIn} />
 			) : null}
-			{state === 'invalid' && mode !== 'reward' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
-			{state === 'done' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
-			{state === 'confirm' ? <ConfirmEmail /> : null}
+			{mode === 'newsletter' ? <NewsletterClaim state={state} /> : null}
+			{state === 'invalid' && mode !== 'reward' && mode !== 'newsletter' ? (
+				<InvalidLink mode={mode} signedIn={loaderData.signedIn} />
+			) : null}
+			{state === 'done' && mode !== 'newsletter' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
+			{state === 'confirm' && mode !== 'newsletter' ? <ConfirmEmail /> : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
 			{state === 'form' && mode === 'setup' ? (
 				loaderData.signedIn ? (

@@ -19,12 +19,16 @@ import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { newsletterContext } from '#app/features/newsletter/public.server.ts'
+import { requestSubscription } from '#app/features/newsletter/subscribers.server.tsx'
 
 const SignUpSchema = z.object({
 	name: nameField,
 	email: emailField,
 	password: newPasswordField,
 	acceptPrivacy: z.literal('on', { error: 'Acceptez la politique de confidentialité pour créer un compte.' }),
+	/** Optional, unticked: the newsletter, confirmed by its own mail (double opt-in). */
+	newsletter: z.literal('on').optional(),
 	redirectTo: redirectToField,
 })
 
@@ -59,6 +63,10 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const { name, email, password, redirectTo } = submission.value
 	const outcome = await signUpWithPassword(request, { name, email, password })
+	// Asked for whether the account was new or not, so that the answer reveals nothing.
+	if (submission.value.newsletter && outcome.ok !== false) {
+		await requestSubscription(await newsletterContext(), { email, source: 'signup' })
+	}
 	if (outcome.ok === 'check-inbox') {
 		return redirectWithFlash('/auth/signin', { type: 'info', key: 'auth.flash.checkInbox' })
 	}
@@ -112,6 +120,11 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 							</Link>
 						</>
 					}
+				/>
+				<Checkbox
+					{...getInputProps(fields.newsletter, { type: 'checkbox' })}
+					label={t('newsletter.signupOptIn.label')}
+					hint={t('newsletter.signupOptIn.hint')}
 				/>
 				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>
 					{navigation.state === 'submitting' ? t('auth.signup.submitting') : t('auth.signup.submit')}

@@ -1,5 +1,7 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import type { Route } from './+types/settings'
+import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
+import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { currentSessionId, requireUser } from '#app/features/accounts/session.server.ts'
@@ -37,7 +39,9 @@ export function headers(args: Route.HeadersArgs) {
 	return retryAfterHeaders(args)
 }
 
-export async function loader({ request }: Route.LoaderArgs): Promise<SettingsData & { title: string }> {
+export async function loader({
+	request,
+}: Route.LoaderArgs): Promise<SettingsData & { title: string; newsletter: Awaited<ReturnType<typeof memberNewsletterStatus>> }> {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const db = database.db
@@ -65,6 +69,7 @@ export async function loader({ request }: Route.LoaderArgs): Promise<SettingsDat
 		methods,
 		linkable: configuredProviders(env).filter((p) => !linked.has(p.id)),
 		sessions: await listActiveSessions(db, user.id, sessionId),
+		newsletter: await memberNewsletterStatus(db, user.email),
 		emailSent: params.get('email') === 'sent',
 		linkNotice: linkNotice(params),
 		constraint: {
@@ -82,5 +87,5 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-	return <SettingsPage loaderData={loaderData} actionData={actionData} />
+	return <SettingsPage loaderData={loaderData} actionData={actionData} newsletter={<NewsletterSetting status={loaderData.newsletter} />} />
 }

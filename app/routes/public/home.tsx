@@ -8,6 +8,8 @@ import { EventList } from '#app/components/event-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { cachedNextEvents } from '#app/features/events/cache.server.ts'
+import { subscribeAction } from '#app/features/newsletter/public.server.ts'
+import { NewsletterSignup } from '#app/features/newsletter/signup-form.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
@@ -32,8 +34,13 @@ export async function loader() {
 	return { name: band.name, tagline: band.tagline, events: next.events, hasPast: next.hasPast }
 }
 
-/** The landing: who the band is, where to find them, and the next shows. The newsletter arrives with its issue. */
-export default function Home({ loaderData }: Route.ComponentProps) {
+/** The newsletter sign-up (features/newsletter): its answer comes only after this POST, never on a GET. */
+export async function action({ request }: Route.ActionArgs) {
+	return subscribeAction(request, await request.formData())
+}
+
+/** The landing: who the band is, where to find them, the next shows, and the newsletter. */
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	const root = useRouteLoaderData<typeof rootLoader>('root')
 	if (!root) return null
@@ -86,6 +93,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 				</div>
 			</section>
 			<NextEvents events={loaderData.events} hasPast={loaderData.hasPast} />
+			<NewsletterSignup action="/?index" fallback={actionData} bandName={band.name} />
 		</>
 	)
 }

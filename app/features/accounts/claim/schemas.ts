@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { confirmPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../fields.ts'
 
 /** What an e-mailed link to /auth/claim is for. */
-export const CLAIM_MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward'] as const
+export const CLAIM_MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward', 'newsletter'] as const
 export type ClaimMode = (typeof CLAIM_MODES)[number]
 
 /** What the page shows: a button to confirm, a form, a dead link, or the confirmation done. */

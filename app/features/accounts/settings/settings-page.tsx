@@ -5,10 +5,11 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { EmailSection, PasswordSection, ProfileSection } from './account-sections.tsx'
 import { DataSection, MethodsSection, SessionsSection } from './access-sections.tsx'
 import { DeleteSection } from './delete-section.tsx'
+import type { ReactNode } from 'react'
 import type { SectionProps } from './types.ts'
 
-/** /dashboard/settings: every section of the member's account, each form on its own. */
-export function SettingsPage({ loaderData, actionData }: SectionProps) {
+/** /dashboard/settings: every section of the member's account, each form on its own (the newsletter's comes from its feature). */
+export function SettingsPage({ loaderData, actionData, newsletter }: SectionProps & { newsletter?: ReactNode }) {
 	const { t } = useTranslation()
 	const key = loaderData.formKey
 	return (
@@ -23,6 +24,7 @@ export function SettingsPage({ loaderData, actionData }: SectionProps) {
 				<PasswordSection key={`password-${key}`} loaderData={loaderData} actionData={actionData} />
 				<MethodsSection loaderData={loaderData} actionData={actionData} />
 				<SessionsSection loaderData={loaderData} actionData={actionData} />
+				{newsletter}
 				<DataSection />
 				<DeleteSection key={`delete-${key}`} loaderData={loaderData} actionData={actionData} />
 			</div>

@@ -1,0 +1,130 @@
+import { Link, Section } from '@react-email/components'
+import { render, toPlainText } from '@react-email/render'
+import { mailIdentity } from '#app/platform/auth-emails.server.tsx'
+import type { Env } from '#app/platform/env.server.ts'
+import { MailAction, MailLayout, MailParagraph, type MailIdentity } from '#app/platform/mail/layout.tsx'
+import { renderMarkdown } from '#app/features/site/markdown.server.ts'
+import { CONFIRM_TTL_HOURS } from './rules.ts'
+
+/*
+ * The newsletter's e-mails: the campaign itself (the same template for the admin's preview, the test
+ * send and every recipient), the double opt-in confirmation and the unsubscribe link on request.
+ */
+
+/** Stands for each recipient's own unsubscribe address in a campaign rendered once for all. */
+export const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/__NEWSLETTER_RECIPIENT__'
+
+export function unsubscribeUrl(env: Env, token: string) {
+	return `${env.SITE_URL}/unsubscribe?token=${encodeURIComponent(token)}`
+}
+export function oneClickUrl(env: Env, token: string) {
+	return `${env.SITE_URL}/unsubscribe/one-click?token=${encodeURIComponent(token)}`
+}
+
+/** Type for the body's HTML: mail clients ignore most stylesheets, so each element gets its style inline. */
+const BODY_STYLES: Record<string, string> = {
+	p: 'color:#2b2a27;font-size:16px;line-height:24px;margin:0 0 16px',
+	h1: 'color:#111113;font-size:22px;line-height:28px;margin:24px 0 12px',
+	h2: 'color:#111113;font-size:20px;line-height:26px;margin:24px 0 12px',
+	h3: 'color:#111113;font-size:18px;line-height:24px;margin:20px 0 10px',
+	ul: 'color:#2b2a27;font-size:16px;line-height:24px;margin:0 0 16px;padding-left:24px',
+	ol: 'color:#2b2a27;font-size:16px;line-height:24px;margin:0 0 16px;padding-left:24px',
+	blockquote: 'border-left:4px solid #e6e4de;margin:0 0 16px;padding:0 0 0 16px;color:#5d5b55',
+	a: 'color:#111113;text-decoration:underline',
+	hr: 'border:none;border-top:1px solid #e6e4de;margin:24px 0',
+}
+
+/** The campaign's Markdown as e-mail HTML: raw HTML escaped (never run), every element styled inline. */
+export function campaignBodyHtml(markdown: string): string {
+	return renderMarkdown(markdown).replace(/<(p|h1|h2|h3|ul|ol|blockquote|a|hr)(?=[\s>/])/g, (tag, name: string) => {
+		return `${tag} style="${BODY_STYLES[name]}"`
+	})
+}
+
+export function NewsletterMail(props: {
+	identity: MailIdentity
+	subject: string
+	preheader: string
+	bodyHtml: string
+	unsubscribeUrl: string
+}) {
+	const { identity } = props
+	return (
+		<MailLayout
+			identity={identity}
+			preview={props.preheader || props.subject}
+			title={props.subject}
+			footer={
+				<>
+					Vous recevez cette lettre parce que vous vous y êtes inscrit·e sur {identity.siteUrl.replace(/^https?:\/\//, '')}.{' '}
+					<Link href={props.unsubscribeUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
+						Se désinscrire
+					</Link>{' '}
+					en un clic.
+				</>
+			}
+		>
+			<Section>
+				<div dangerouslySetInnerHTML={{ __html: props.bodyHtml }} />
+			</Section>
+		</MailLayout>
+	)
+}
+
+export interface RenderedCampaign {
+	html: string
+	text: string
+}
+
+/** Renders a campaign once; each recipient's copy replaces UNSUBSCRIBE_PLACEHOLDER with their own link. */
+export async function renderCampaign(
+	env: Env,
+	campaign: { subject: string; preheader: string; body: string },
+	unsubscribe = UNSUBSCRIBE_PLACEHOLDER,
+): Promise<RenderedCampaign> {
+	const element = (
+		<NewsletterMail
+			identity={mailIdentity(env)}
+			subject={campaign.subject}
+			preheader={campaign.preheader}
+			bodyHtml={campaignBodyHtml(campaign.body)}
+			unsubscribeUrl={unsubscribe}
+		/>
+	)
+	const html = await render(element)
+	return { html, text: toPlainText(html) }
+}
+
+export function personalise(rendered: RenderedCampaign, unsubscribe: string): RenderedCampaign {
+	return {
+		html: rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
+		text: rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
+	}
+}
+
+export function ConfirmSubscriptionMail(props: { identity: MailIdentity; href: string }) {
+	return (
+		<MailLayout identity={props.identity} preview="Un clic pour confirmer votre inscription." title="Confirmez votre inscription">
+			<MailParagraph>Bonjour,</MailParagraph>
+			<MailParagraph>
+				Quelqu’un (vous, sans doute) a demandé à recevoir la newsletter de {props.identity.bandName} à cette adresse. Pour la recevoir,
+				confirmez d’un clic. Le lien est valable {CONFIRM_TTL_HOURS} heures.
+			</MailParagraph>
+			<MailAction identity={props.identity} href={props.href} label="Confirmer mon inscription" />
+			<MailParagraph>
+				Si vous n’avez rien demandé, ignorez ce message : sans ce clic, vous ne recevrez rien et votre adresse sera effacée.
+			</MailParagraph>
+		</MailLayout>
+	)
+}
+
+export function UnsubscribeLinkMail(props: { identity: MailIdentity; href: string }) {
+	return (
+		<MailLayout identity={props.identity} preview="Votre lien pour vous désinscrire." title="Se désinscrire de la newsletter">
+			<MailParagraph>Bonjour,</MailParagraph>
+			<MailParagraph>Vous avez demandé à ne plus recevoir la newsletter de {props.identity.bandName}. Il reste un clic :</MailParagraph>
+			<MailAction identity={props.identity} href={props.href} label="Me désinscrire" />
+			<MailParagraph>Si vous n’avez rien demandé, ignorez ce message : rien ne change sans ce clic.</MailParagraph>
+		</MailLayout>
+	)
+}

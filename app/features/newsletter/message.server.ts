@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto'
+import { encodeWord, encodeWords } from 'nodemailer/lib/mime-funcs'
+import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp'
+import type { Env } from '#app/platform/env.server.ts'
+import { oneClickUrl, personalise, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
+
+/*
+ * The MIME message of each recipient's copy of a campaign. What is the same for everyone (the
+ * headers, the rendered template) is prepared once; each copy only gets its address, its message id
+ * and its own unsubscribe links, then its two bodies encoded (quoted-printable). A general-purpose
+ * composer takes milliseconds per message; this takes a small fraction of one, which is what lets
+ * a campaign go out at thousands of messages a second.
+ */
+
+export interface CampaignMessage {
+	/** The address the relay is told the message comes from (MAIL FROM). */
+	envelopeFrom: string
+	build(recipient: { to: string; token: string; messageKey: string }): Buffer
+}
+
+const ascii = /^[\x20-\x7e]*$/
+
+function fromHeader(from: string): { header: string; address: string } {
+	const match = /^\s*"?([^"<]*?)"?\s*<([^<>]+)>\s*$/.exec(from)
+	if (!match) return { header: from.trim(), address: from.trim() }
+	const [, name = '', address = ''] = match
+	if (!name) return { header: `<${address}>`, address }
+	const display = ascii.test(name) ? `"${name.replace(/["\\]/g, '')}"` : encodeWord(name, 'Q', 52)
+	return { header: `${display} <${address}>`, address }
+}
+
+export function prepareCampaignMessage(env: Env, input: { from: string; subject: string; rendered: RenderedCampaign }): CampaignMessage {
+	const host = new URL(env.SITE_URL).hostname
+	const mailto = /^[\w.-]+\.[a-z]{2,}$/i.test(host) ? `, <mailto:desinscription@${host}?subject=unsubscribe>` : ''
+	const from = fromHeader(input.from)
+	const boundary = `--_band_${randomBytes(12).toString('hex')}`
+	const subject = ascii.test(input.subject) ? input.subject : encodeWords(input.subject, 'Q', 52, true)
+	const common = [
+		`From: ${from.header}`,
+		`Subject: ${subject}`,
+		'MIME-Version: 1.0',
+		`List-Id: <newsletter.${host}>`,
+		'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+		'Precedence: bulk',
+		'Auto-Submitted: auto-generated',
+		`Content-Type: multipart/alternative; boundary="${boundary}"`,
+	].join('\r\n')
+	const part = (type: string, body: string) =>
+		`--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${qpWrap(qpEncode(body), 76)}\r\n`
+	return {
+		envelopeFrom: from.address,
+		build({ to, token, messageKey }) {
+			const personal = personalise(input.rendered, unsubscribeUrl(env, token))
+			const head = [
+				common,
+				`To: <${to}>`,
+				`Date: ${new Date().toUTCString().replace(/GMT$/, '+0000')}`,
+				`Message-ID: <${messageKey}@${host}>`,
+				`List-Unsubscribe: <${oneClickUrl(env, token)}>${mailto}`,
+			].join('\r\n')
+			return Buffer.from(
+				`${head}\r\n\r\n${part('text/plain', personal.text)}${part('text/html', personal.html)}--${boundary}--\r\n`,
+				'utf8',
+			)
+		},
+	}
+}

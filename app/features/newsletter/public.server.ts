@@ -1,0 +1,85 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import { getPlatform } from '#app/platform/platform.server.ts'
+import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
+import { SubscribeSchema, UnsubscribeRequestSchema } from './rules.ts'
+import { mailUnsubscribeLink, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+
+/*
+ * What the public forms do (the landing's sign-up, /unsubscribe without a token), so that their
+ * routes stay thin and every path to the same action shares one schema and one set of limits.
+ */
+
+export async function newsletterContext(): Promise<NewsletterContext> {
+	const { database, mailer, env } = await getPlatform()
+	return { db: database.db, mailer, env }
+}
+
+/** Counts one attempt against each rule; past a limit, the French message and the wait. */
+async function limited(checks: [RuleName, string][]): Promise<{ message: string; retryAfter: number } | null> {
+	const { limits } = await getPlatform()
+	for (const [rule, key] of checks) {
+		const result = await limits.consume(rule, key)
+		if (!result.ok) {
+			return {
+				message: `Trop de demandes. Réessayez ${formatWait(result.retryAfterSeconds)}.`,
+				retryAfter: result.retryAfterSeconds,
+			}
+		}
+	}
+	return null
+}
+
+/**
+ * The landing page's sign-up. A filled honeypot, a known address, an unknown one: the same answer,
+ * « check your inbox »; only a real new (or lapsed) address gets the confirmation mail.
+ */
+export async function subscribeAction(request: Request, formData: FormData) {
+	const submission = parseWithZod(formData, { schema: SubscribeSchema })
+	if (submission.status !== 'success') {
+		// A bot filling every field fails here on the honeypot: it is told what a person would be.
+		if (formData.get('website')) return { newsletter: 'sent' as const, result: null }
+		return data({ newsletter: 'invalid' as const, result: submission.reply() }, { status: 400 })
+	}
+	const refused = await limited([
+		['newsletterByAddress', clientAddressOf(request)],
+		['newsletterByEmail', submission.value.email],
+	])
+	if (refused) {
+		return data(
+			{ newsletter: 'invalid' as const, result: submission.reply({ formErrors: [refused.message] }) },
+			{ status: 429, headers: { 'Retry-After': String(refused.retryAfter) } },
+		)
+	}
+	await requestSubscription(await newsletterContext(), { email: submission.value.email, source: 'landing' })
+	return { newsletter: 'sent' as const, result: null }
+}
+
+/** `/unsubscribe` without a token: the link goes to the address if it is subscribed; the same answer anyway. */
+export async function requestUnsubscribeLinkAction(request: Request, formData: FormData) {
+	const submission = parseWithZod(formData, { schema: UnsubscribeRequestSchema })
+	if (submission.status !== 'success') return data({ state: 'ask' as const, result: submission.reply(), message: null }, { status: 400 })
+	const refused = await limited([
+		['newsletterByAddress', clientAddressOf(request)],
+		['newsletterByEmail', submission.value.email],
+	])
+	if (refused) {
+		return data(
+			{ state: 'ask' as const, result: submission.reply({ formErrors: [refused.message] }), message: null },
+			{ status: 429, headers: { 'Retry-After': String(refused.retryAfter) } },
+		)
+	}
+	await mailUnsubscribeLink(await newsletterContext(), submission.value.email)
+	return { state: 'linkSent' as const, result: null, message: null }
+}
+
+/** A token-carrying POST from /unsubscribe's own page: limited per address like every public form. */
+export async function limitTokenAction(request: Request) {
+	return limited([['newsletterByAddress', clientAddressOf(request)]])
+}
+
+/** « f•••@exemple.fr »: enough for the owner to recognise their address, little for anyone else. */
+export function maskEmail(email: string): string {
+	const [local = '', domain = ''] = email.split('@')
+	return `${local.slice(0, 1)}•••@${domain}`
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod'
+import { emailField } from '#app/features/accounts/fields.ts'
+
+/*
+ * The newsletter's rules and its forms' schemas, shared by the browser and the server. The
+ * retention figures are the ones the purge applies and the privacy policy states.
+ */
+
+/** How long a confirmation link stays valid. */
+export const CONFIRM_TTL_HOURS = 72
+/** A pending address that never confirmed is deleted this many days after it was entered. */
+export const PENDING_PURGE_DAYS = 7
+/** A newsletter's delivery record (address, date, outcome) is kept this long, then deleted. */
+export const DELIVERY_RECORD_DAYS = 365
+/** The privacy policy version a subscriber consents to (change it with content/policies/privacy.md). */
+export const POLICY_VERSION = '2026-11'
+
+export const SUBJECT_MAX = 150
+export const PREHEADER_MAX = 200
+export const BODY_MAX = 50_000
+export const CONSENT_NOTE_MAX = 200
+/** Lines an import may hold. */
+export const IMPORT_MAX_LINES = 100_000
+
+/** The landing page's form: an address and an explicit, unticked consent. `website` is the honeypot. */
+export const SubscribeSchema = z.object({
+	email: emailField,
+	consent: z.literal('on', { error: 'Cochez la case pour accepter de recevoir la newsletter.' }),
+	website: z.string().max(0).optional(),
+})
+
+/** `/unsubscribe` without a token: the address to send the link to. */
+export const UnsubscribeRequestSchema = z.object({ email: emailField })
+
+/** The admin's « Ajouter » form. */
+export const AddSubscriberSchema = z.object({
+	email: emailField,
+	/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
+	certified: z.literal('on').optional(),
+	consentNote: z.string().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
+})
+
+export const ImportSchema = z.object({
+	consentNote: z
+		.string({ error: 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).' })
+		.trim()
+		.min(3, 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).')
+		.max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`),
+})
+
+export const CampaignSchema = z.object({
+	subject: z
+		.string({ error: 'Écrivez l’objet du message.' })
+		.trim()
+		.min(1, 'Écrivez l’objet du message.')
+		.max(SUBJECT_MAX, `L’objet ne peut pas dépasser ${SUBJECT_MAX} caractères.`),
+	preheader: z.string().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne peut pas dépasser ${PREHEADER_MAX} caractères.`).optional(),
+	body: z
+		.string({ error: 'Écrivez le message.' })
+		.trim()
+		.min(1, 'Écrivez le message.')
+		.max(BODY_MAX, `Le message ne peut pas dépasser ${BODY_MAX.toLocaleString('fr-FR')} caractères.`),
+})

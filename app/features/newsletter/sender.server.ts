@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto'
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
+import type { Env } from '#app/platform/env.server.ts'
+import type { Jobs } from '#app/platform/jobs.server.ts'
+import { createBulkSmtp, type BulkSmtp } from '#app/platform/mail/bulk-smtp.server.ts'
+import { defaultFrom } from '#app/platform/mail/mailer.server.ts'
+import type { Realtime } from '#app/platform/realtime.server.ts'
+import { renderCampaign } from './mails.tsx'
+import { prepareCampaignMessage } from './message.server.ts'
+
+/*
+ * Sending a campaign, in the background. A pg-boss job runs a slice of the send: it takes the
+ * campaign's lease, writes one delivery row per active subscriber (once, unique per pair), then sends
+ * the queued rows in batches through pooled SMTP connections at the configured pace. Each delivery is
+ * recorded as sent just before the relay commits it (platform/mail/bulk-smtp.server.ts), so a send
+ * killed at any moment and resumed mails every subscriber exactly once.
+ */
+
+export const NEWSLETTER_SEND_QUEUE = 'newsletter.send'
+export const NEWSLETTER_TICK_QUEUE = 'newsletter.tick'
+export const SEND_QUEUE_OPTIONS = { retryLimit: 10, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 }
+export const CAMPAIGN_TOPIC = 'newsletter.campaign'
+
+/** A sender that has not said it is alive for this long has died: another may take the campaign. */
+export const LEASE_SECONDS = 10
+/** A job sends for at most this long, then hands over to a fresh job (jobs stay short). */
+const SLICE_MS = 5 * 60_000
+const BATCH = 500
+/** Attempts before a delivery is given up as failed; waits between them grow. */
+export const MAX_ATTEMPTS = 5
+const RETRY_MINUTES = [1, 5, 15, 60]
+
+export interface SenderContext {
+	db: Db
+	env: Env
+	logger: Logger
+	realtime: Realtime
+	jobs: Jobs
+	/** Defaults to one built from SMTP_URL for this run. */
+	smtp?: BulkSmtp
+}
+
+export type SliceOutcome =
+	| { state: 'done' }
+	| { state: 'busy' }
+	| { state: 'stopped' }
+	| { state: 'continue' }
+	| { state: 'waiting'; until: Date }
+	| { state: 'no-smtp' }
+
+export interface CampaignProgress {
+	id: string
+	status: string
+	recipients: number
+	queued: number
+	sent: number
+	failed: number
+	bounced: number
+	skipped: number
+	startedAt: string | null
+	finishedAt: string | null
+}
+
+export async function campaignProgress(db: Db, id: string): Promise<CampaignProgress | null> {
+	const [campaign] = await db.select().from(newsletterCampaign).where(eq(newsletterCampaign.id, id))
+	if (!campaign) return null
+	const rows = await db
+		.select({ status: newsletterDelivery.status, count: sql<number>`count(*)::int` })
+		.from(newsletterDelivery)
+		.where(eq(newsletterDelivery.campaignId, id))
+		.groupBy(newsletterDelivery.status)
+	const counts = { queued: 0, sent: 0, failed: 0, bounced: 0, skipped: 0 }
+	for (const row of rows) counts[row.status] = Number(row.count)
+	return {
+		id,
+		status: campaign.status,
+		recipients: campaign.recipients ?? 0,
+		...counts,
+		startedAt: campaign.startedAt?.toISOString() ?? null,
+		finishedAt: campaign.finishedAt?.toISOString() ?? null,
+	}
+}
+
+/** Takes the campaign for this runner, if it is due and nobody alive holds it. */
+async function takeLease(db: Db, id: string, runnerId: string) {
+	const [campaign] = await db
+		.update(newsletterCampaign)
+		.set({
+			status: 'sending',
+			startedAt: sql`coalesce(${newsletterCampaign.startedAt}, now())`,
+			runnerId,
+			heartbeatAt: sql`now()`,
+		})
+		.where(
+			and(
+				eq(newsletterCampaign.id, id),
+				or(
+					eq(newsletterCampaign.status, 'sending'),
+					and(eq(newsletterCampaign.status, 'scheduled'), lte(newsletterCampaign.scheduledAt, sql`now()`)),
+				),
+				or(
+					isNull(newsletterCampaign.runnerId),
+					eq(newsletterCampaign.runnerId, runnerId),
+					sql`${newsletterCampaign.heartbeatAt} < now() - make_interval(secs => ${LEASE_SECONDS})`,
+				),
+			),
+		)
+		.returning()
+	return campaign
+}
+
+/** Renews the lease; false once the campaign was cancelled or taken over. */
+async function heartbeat(db: Db, id: string, runnerId: string): Promise<boolean> {
+	const rows = await db
+		.update(newsletterCampaign)
+		.set({ heartbeatAt: sql`now()` })
+		.where(and(eq(newsletterCampaign.id, id), eq(newsletterCampaign.runnerId, runnerId), eq(newsletterCampaign.status, 'sending')))
+		.returning({ id: newsletterCampaign.id })
+	return rows.length > 0
+}
+
+/** One delivery row per active subscriber, written once per campaign (the first slice). */
+async function writeDeliveries(db: Db, id: string): Promise<number> {
+	return db.transaction(async (tx) => {
+		const [campaign] = await tx
+			.select({ recipients: newsletterCampaign.recipients })
+			.from(newsletterCampaign)
+			.where(eq(newsletterCampaign.id, id))
+			.for('update')
+		if (campaign?.recipients != null) return campaign.recipients
+		await tx.execute(sql`
+			insert into ${newsletterDelivery} (campaign_id, subscriber_id, email)
+			select ${id}, ${newsletterSubscriber.id}, ${newsletterSubscriber.email} from ${newsletterSubscriber}
+			where ${newsletterSubscriber.status} = 'active'
+			order by ${newsletterSubscriber.email}
+			on conflict (campaign_id, subscriber_id) do nothing`)
+		const [{ count } = { count: 0 }] = await tx
+			.select({ count: sql<number>`count(*)::int` })
+			.from(newsletterDelivery)
+			.where(eq(newsletterDelivery.campaignId, id))
+		await tx
+			.update(newsletterCampaign)
+			.set({ recipients: Number(count) })
+			.where(eq(newsletterCampaign.id, id))
+		return Number(count)
+	})
+}
+
+/** Runs one slice of a campaign's send. */
+export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<SliceOutcome> {
+	const { db, env, logger } = ctx
+	if (!ctx.smtp && !env.SMTP_URL) return { state: 'no-smtp' }
+	const runnerId = randomUUID()
+	const campaign = await takeLease(db, id, runnerId)
+	if (!campaign) return { state: 'busy' }
+	await writeDeliveries(db, id)
+	const rendered = await renderCampaign(env, campaign)
+	const message = prepareCampaignMessage(env, { from: env.MAIL_FROM ?? defaultFrom(env), subject: campaign.subject, rendered })
+	const smtp =
+		ctx.smtp ?? createBulkSmtp({ url: env.SMTP_URL!, connections: env.NEWSLETTER_CONNECTIONS, ratePerSecond: env.SMTP_RATE_PER_SECOND })
+	const deadline = Date.now() + SLICE_MS
+	const publish = async () => {
+		const progress = await campaignProgress(db, id)
+		if (progress) await ctx.realtime.publish(CAMPAIGN_TOPIC, progress).catch(() => {})
+	}
+
+	// Deliveries waiting for their « sent » to be recorded, written together (one statement per tick).
+	let pending: { id: number; resolve: (ok: boolean) => void; reject: (error: Error) => void }[] = []
+	const flush = async () => {
+		const batch = pending
+		pending = []
+		try {
+			const done = await db
+				.update(newsletterDelivery)
+				.set({ status: 'sent', sentAt: sql`now()`, attempts: sql`${newsletterDelivery.attempts} + 1`, lastError: null, retryAt: null })
+				.where(
+					and(
+						inArray(
+							newsletterDelivery.id,
+							batch.map((item) => item.id),
+						),
+						eq(newsletterDelivery.status, 'queued'),
+					),
+				)
+				.returning({ id: newsletterDelivery.id })
+			const ids = new Set(done.map((row) => row.id))
+			for (const item of batch) item.resolve(ids.has(item.id))
+		} catch (error) {
+			for (const item of batch) item.reject(error as Error)
+		}
+	}
+	const recordSent = (deliveryId: number) =>
+		new Promise<boolean>((resolve, reject) => {
+			if (pending.length === 0) setImmediate(() => void flush())
+			pending.push({ id: deliveryId, resolve, reject })
+		})
+
+	try {
+		await publish()
+		while (true) {
+			if (!(await heartbeat(db, id, runnerId))) return { state: 'stopped' }
+			const batch = await db
+				.select({
+					id: newsletterDelivery.id,
+					email: newsletterDelivery.email,
+					attempts: newsletterDelivery.attempts,
+					token: newsletterSubscriber.unsubscribeToken,
+					subscriberStatus: newsletterSubscriber.status,
+				})
+				.from(newsletterDelivery)
+				.leftJoin(newsletterSubscriber, eq(newsletterSubscriber.id, newsletterDelivery.subscriberId))
+				.where(
+					and(
+						eq(newsletterDelivery.campaignId, id),
+						eq(newsletterDelivery.status, 'queued'),
+						or(isNull(newsletterDelivery.retryAt), lte(newsletterDelivery.retryAt, sql`now()`)),
+					),
+				)
+				.orderBy(asc(newsletterDelivery.id))
+				.limit(BATCH)
+			if (batch.length === 0) break
+
+			// Who left (or was deleted) since the send started gets nothing.
+			const gone = batch.filter((row) => row.subscriberStatus !== 'active' || !row.token)
+			if (gone.length > 0) {
+				await db
+					.update(newsletterDelivery)
+					.set({ status: 'skipped' })
+					.where(
+						and(
+							inArray(
+								newsletterDelivery.id,
+								gone.map((row) => row.id),
+							),
+							eq(newsletterDelivery.status, 'queued'),
+						),
+					)
+			}
+			const live = batch.filter((row) => row.subscriberStatus === 'active' && row.token)
+			await Promise.all(
+				live.map(async (row) => {
+					// Built when its turn comes, so that a batch is never all in memory at once.
+					const outcome = await smtp.send({
+						from: message.envelopeFrom,
+						to: row.email,
+						raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
+						gate: () => recordSent(row.id),
+					})
+					if (outcome.ok) return
+					if (outcome.error === 'abandoned before commit') return
+					await recordFailure(db, row, outcome)
+				}),
+			)
+			await publish()
+			if (Date.now() > deadline) {
+				await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
+				return { state: 'continue' }
+			}
+		}
+
+		const [later] = await db
+			.select({ at: sql<Date>`min(${newsletterDelivery.retryAt})` })
+			.from(newsletterDelivery)
+			.where(and(eq(newsletterDelivery.campaignId, id), eq(newsletterDelivery.status, 'queued')))
+		if (later?.at) {
+			await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
+			return { state: 'waiting', until: new Date(later.at) }
+		}
+		const finished = await db
+			.update(newsletterCampaign)
+			.set({ status: 'sent', finishedAt: sql`now()`, runnerId: null })
+			.where(and(eq(newsletterCampaign.id, id), eq(newsletterCampaign.runnerId, runnerId), eq(newsletterCampaign.status, 'sending')))
+			.returning({ id: newsletterCampaign.id })
+		await publish()
+		if (finished.length > 0) logger.info({ campaign: id }, 'newsletter sent')
+		return { state: finished.length > 0 ? 'done' : 'stopped' }
+	} finally {
+		if (!ctx.smtp) smtp.close()
+	}
+}
+
+/**
+ * A refused or interrupted delivery: a permanent refusal (5xx) marks it and its address bounced;
+ * anything else (4xx, a dropped connection) is tried again later, up to MAX_ATTEMPTS.
+ */
+async function recordFailure(
+	db: Db,
+	row: { id: number; attempts: number; email: string },
+	outcome: { permanent: boolean; committed: boolean; error: string },
+) {
+	const attempts = row.attempts + 1
+	if (outcome.permanent) {
+		await db.transaction(async (tx) => {
+			await tx
+				.update(newsletterDelivery)
+				.set({ status: 'bounced', attempts, lastError: outcome.error, sentAt: null })
+				.where(eq(newsletterDelivery.id, row.id))
+			await tx
+				.update(newsletterSubscriber)
+				.set({ status: 'bounced', bouncedAt: new Date() })
+				.where(and(eq(newsletterSubscriber.email, row.email), eq(newsletterSubscriber.status, 'active')))
+		})
+		return
+	}
+	// Recorded as sent but not confirmed by the relay: SMTP says it was not delivered, so it is tried again.
+	const giveUp = attempts >= MAX_ATTEMPTS
+	await db
+		.update(newsletterDelivery)
+		.set({
+			status: giveUp ? 'failed' : 'queued',
+			attempts,
+			lastError: outcome.error,
+			sentAt: null,
+			retryAt: giveUp ? null : new Date(Date.now() + RETRY_MINUTES[Math.min(attempts - 1, RETRY_MINUTES.length - 1)]! * 60_000),
+		})
+		.where(eq(newsletterDelivery.id, row.id))
+}
+
+/** Queues the next slice of a campaign's send (deduplicated while one waits). */
+export async function queueCampaignSend(jobs: Jobs, id: string, options: { startAfter?: Date | number } = {}) {
+	await jobs.queue(NEWSLETTER_SEND_QUEUE, SEND_QUEUE_OPTIONS)
+	await jobs.send(NEWSLETTER_SEND_QUEUE, { campaignId: id }, { startAfter: options.startAfter as never })
+}
+
+/** Due scheduled campaigns, and sends whose sender died: queued again (every minute, and at start). */
+export async function kickCampaigns(db: Db, jobs: Jobs): Promise<number> {
+	const due = await db
+		.select({ id: newsletterCampaign.id })
+		.from(newsletterCampaign)
+		.where(
+			or(
+				and(eq(newsletterCampaign.status, 'scheduled'), lte(newsletterCampaign.scheduledAt, sql`now()`)),
+				and(
+					eq(newsletterCampaign.status, 'sending'),
+					or(isNull(newsletterCampaign.runnerId), sql`${newsletterCampaign.heartbeatAt} < now() - make_interval(secs => ${LEASE_SECONDS})`),
+				),
+			),
+		)
+	for (const { id } of due) await queueCampaignSend(jobs, id)
+	return due.length
+}

@@ -1,0 +1,91 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Link, useFetcher } from 'react-router'
+import type { z } from 'zod'
+import { Button } from '#app/components/ui/button.tsx'
+import { Checkbox } from '#app/components/ui/checkbox.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { FormError } from '#app/components/ui/form-error.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { SubscribeSchema } from './rules.ts'
+
+export type SignupResult = { newsletter: 'sent' | 'invalid'; result: SubmissionResult<string[]> | null }
+
+const constraint = getZodConstraint(SubscribeSchema)
+
+/**
+ * The landing page's newsletter sign-up: an address and an unticked consent. With JavaScript it
+ * answers in place; without, the browser posts the page and the answer comes back in `fallback`.
+ * Nothing here depends on the visitor until they submit, so the page stays cacheable.
+ */
+export function NewsletterSignup(props: { action: string; fallback?: SignupResult | null; bandName: string }) {
+	const { t } = useTranslation()
+	const fetcher = useFetcher<SignupResult>({ key: 'newsletter-signup' })
+	const outcome = fetcher.data ?? props.fallback ?? null
+	const [form, fields] = useForm<z.input<typeof SubscribeSchema>>({
+		id: 'newsletter-signup',
+		lastResult: outcome?.result,
+		constraint,
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: SubscribeSchema }),
+	})
+	return (
+		<section id="newsletter" aria-labelledby="newsletter-titre" className="border-t border-line bg-surface">
+			<div className="mx-auto grid w-full max-w-page gap-8 px-gutter py-16 sm:py-20 lg:grid-cols-[1fr_minmax(0,28rem)] lg:items-start lg:gap-16">
+				<div>
+					<p className="eyebrow mb-2 text-accent-fg">{t('newsletter.signup.eyebrow')}</p>
+					<h2 id="newsletter-titre" className="font-display text-headline tracking-display uppercase">
+						{t('newsletter.signup.title')}
+					</h2>
+					<p className="mt-4 max-w-xl text-lg text-muted">{t('newsletter.signup.intro', { band: props.bandName })}</p>
+				</div>
+				{outcome?.newsletter === 'sent' ? (
+					<div role="status" className="rounded-card border border-line-strong bg-canvas p-6">
+						<p className="font-display text-xl tracking-display uppercase">{t('newsletter.signup.sentTitle')}</p>
+						<p className="mt-2 text-muted">{t('newsletter.signup.sentBody')}</p>
+					</div>
+				) : (
+					<fetcher.Form method="post" action={props.action} className="flex flex-col gap-4" {...getFormProps(form)}>
+						<input type="hidden" name="intent" value="newsletter" />
+						<FormError id={form.errorId} errors={form.errors} />
+						<Field label={t('newsletter.signup.email')} errors={fields.email.errors}>
+							{(control) => (
+								<Input
+									{...getInputProps(fields.email, { type: 'email' })}
+									{...control}
+									autoComplete="email"
+									placeholder="prenom@exemple.fr"
+								/>
+							)}
+						</Field>
+						{/* A field people never see nor reach; robots fill it in. */}
+						<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+							<label>
+								{t('newsletter.signup.honeypot')}
+								<input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+							</label>
+						</div>
+						<Checkbox
+							{...getInputProps(fields.consent, { type: 'checkbox' })}
+							key={fields.consent.key}
+							errors={fields.consent.errors}
+							label={
+								<>
+									{t('newsletter.signup.consent', { band: props.bandName })}{' '}
+									<Link to="/policies/privacy" className={linkClasses()}>
+										{t('newsletter.signup.policy')}
+									</Link>
+								</>
+							}
+						/>
+						<Button type="submit" size="lg" disabled={fetcher.state !== 'idle'}>
+							{t('newsletter.signup.submit')}
+						</Button>
+						<p className="text-sm text-muted">{t('newsletter.signup.note')}</p>
+					</fetcher.Form>
+				)}
+			</div>
+		</section>
+	)
+}

@@ -1,0 +1,76 @@
+import { and, gte, isNotNull, lt, sql } from 'drizzle-orm'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
+
+/*
+ * Figures for the admin's stats screen: subscribers by status over time, and sends and failures per
+ * day. Days are Europe/Paris days, written YYYY-MM-DD.
+ */
+
+const parisDay = (column: unknown) => sql<string>`to_char((${column} at time zone 'Europe/Paris')::date, 'YYYY-MM-DD')`
+
+export interface SubscriberDay {
+	day: string
+	/** Subscribers counted at the end of that day, by what they were then. */
+	active: number
+	pending: number
+	unsubscribed: number
+	bounced: number
+}
+
+/**
+ * For each day of [from, to): how many addresses were active, pending, unsubscribed or bounced at its
+ * end, rebuilt from each row's dates (addresses deleted since are no longer counted).
+ */
+export async function subscribersByStatusOverTime(db: Db, from: Date, to: Date): Promise<SubscriberDay[]> {
+	const result = await db.execute(sql`
+		with days as (
+			select d::date as day, ((d::date + 1)::timestamp at time zone 'Europe/Paris') as day_end
+			from generate_series((${from.toISOString()}::timestamptz at time zone 'Europe/Paris')::date,
+				((${to.toISOString()}::timestamptz - interval '1 microsecond') at time zone 'Europe/Paris')::date, interval '1 day') as d
+		)
+		select to_char(days.day, 'YYYY-MM-DD') as day,
+			count(s.id) filter (where s.bounced_at is not null and s.bounced_at < days.day_end)::int as bounced,
+			count(s.id) filter (where (s.bounced_at is null or s.bounced_at >= days.day_end)
+				and s.unsubscribed_at is not null and s.unsubscribed_at < days.day_end)::int as unsubscribed,
+			count(s.id) filter (where (s.bounced_at is null or s.bounced_at >= days.day_end)
+				and (s.unsubscribed_at is null or s.unsubscribed_at >= days.day_end)
+				and s.consent_at is not null and s.consent_at < days.day_end)::int as active,
+			count(s.id) filter (where (s.consent_at is null or s.consent_at >= days.day_end)
+				and (s.unsubscribed_at is null or s.unsubscribed_at >= days.day_end)
+				and (s.bounced_at is null or s.bounced_at >= days.day_end))::int as pending
+		from days left join ${newsletterSubscriber} s on s.created_at < days.day_end
+		group by days.day order by days.day`)
+	// Both drivers (PGlite, node-postgres) answer raw SQL with { rows }.
+	const { rows } = result as unknown as { rows: Omit<SubscriberDay, never>[] }
+	return rows.map((row) => ({
+		day: row.day,
+		active: Number(row.active),
+		pending: Number(row.pending),
+		unsubscribed: Number(row.unsubscribed),
+		bounced: Number(row.bounced),
+	}))
+}
+
+export interface SendDay {
+	day: string
+	sent: number
+	/** Given up after retries, or refused for good (bounced). */
+	failed: number
+}
+
+/** Newsletter mails sent and failed per day of [from, to) (days without any are left out). */
+export async function sendsPerDay(db: Db, from: Date, to: Date): Promise<SendDay[]> {
+	const at = sql`coalesce(${newsletterDelivery.sentAt}, ${newsletterDelivery.createdAt})`
+	const rows = await db
+		.select({
+			day: parisDay(at),
+			sent: sql<number>`count(*) filter (where ${newsletterDelivery.status} = 'sent')::int`,
+			failed: sql<number>`count(*) filter (where ${newsletterDelivery.status} in ('failed', 'bounced'))::int`,
+		})
+		.from(newsletterDelivery)
+		.where(and(gte(at, from), lt(at, to), isNotNull(newsletterDelivery.status)))
+		.groupBy(parisDay(at))
+		.orderBy(parisDay(at))
+	return rows.map((row) => ({ day: row.day, sent: Number(row.sent), failed: Number(row.failed) }))
+}

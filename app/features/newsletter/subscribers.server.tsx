@@ -1,0 +1,212 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import { claimUrl, mailIdentity } from '#app/platform/auth-emails.server.tsx'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { newsletterSubscriber, type SubscriberSource, type SubscriberStatus } from '#app/platform/db/schema.ts'
+import type { Env } from '#app/platform/env.server.ts'
+import type { Mailer } from '#app/platform/mail/mailer.server.ts'
+import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './mails.tsx'
+import { CONFIRM_TTL_HOURS, PENDING_PURGE_DAYS, POLICY_VERSION } from './rules.ts'
+
+/*
+ * Subscribers: double opt-in, unsubscribe and the member's toggle, all on one row per address.
+ * No function here tells its caller whether an address was already known: every public answer is
+ * the same, and only the mailbox's owner learns more (from the mail they receive, or not).
+ */
+
+export interface NewsletterContext {
+	db: Db
+	mailer: Mailer
+	env: Env
+}
+
+export type Subscriber = typeof newsletterSubscriber.$inferSelect
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex')
+/** An unguessable, URL-safe token (256 bits). */
+export const newToken = () => randomBytes(32).toString('base64url')
+
+export function normaliseEmail(email: string) {
+	return email.trim().toLowerCase()
+}
+
+export async function findSubscriber(db: Db, email: string): Promise<Subscriber | undefined> {
+	const [row] = await db
+		.select()
+		.from(newsletterSubscriber)
+		.where(eq(newsletterSubscriber.email, normaliseEmail(email)))
+	return row
+}
+
+/**
+ * Asks for a subscription: the address gets a confirmation mail (or nothing, if it is active already);
+ * its status changes only when the link is followed. Returns nothing the caller could show.
+ */
+export async function requestSubscription(ctx: NewsletterContext, input: { email: string; source: SubscriberSource }): Promise<void> {
+	const email = normaliseEmail(input.email)
+	const existing = await findSubscriber(ctx.db, email)
+	if (existing?.status === 'active') return
+	const token = newToken()
+	const confirm = { confirmTokenHash: hash(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000) }
+	if (existing) {
+		await ctx.db.update(newsletterSubscriber).set(confirm).where(eq(newsletterSubscriber.id, existing.id))
+	} else {
+		await ctx.db
+			.insert(newsletterSubscriber)
+			.values({ id: randomUUID(), email, status: 'pending', source: input.source, unsubscribeToken: newToken(), ...confirm })
+			.onConflictDoUpdate({ target: newsletterSubscriber.email, set: confirm })
+	}
+	await ctx.mailer.sendMail({
+		kind: 'newsletter-confirm',
+		to: email,
+		subject: `Confirmez votre inscription à la newsletter – ${ctx.env.BAND_NAME}`,
+		body: <ConfirmSubscriptionMail identity={mailIdentity(ctx.env)} href={claimUrl(ctx.env, 'newsletter', token)} />,
+	})
+}
+
+/** Whether a confirmation link is still waiting to be followed (for the GET of /auth/claim). */
+export async function isConfirmTokenLive(db: Db, token: string): Promise<boolean> {
+	const [row] = await db
+		.select({ id: newsletterSubscriber.id })
+		.from(newsletterSubscriber)
+		.where(and(eq(newsletterSubscriber.confirmTokenHash, hash(token)), gt(newsletterSubscriber.confirmExpiresAt, new Date())))
+	return Boolean(row)
+}
+
+/** Follows a confirmation link: the address becomes active, with the consent's date and policy version. Single use. */
+export async function confirmSubscription(db: Db, token: string): Promise<{ email: string } | null> {
+	const now = new Date()
+	const [row] = await db
+		.update(newsletterSubscriber)
+		.set({
+			status: 'active',
+			consentAt: now,
+			policyVersion: POLICY_VERSION,
+			confirmTokenHash: null,
+			confirmExpiresAt: null,
+			unsubscribedAt: null,
+			bouncedAt: null,
+		})
+		.where(and(eq(newsletterSubscriber.confirmTokenHash, hash(token)), gt(newsletterSubscriber.confirmExpiresAt, now)))
+		.returning({ email: newsletterSubscriber.email })
+	return row ?? null
+}
+
+export async function findByUnsubscribeToken(db: Db, token: string): Promise<Subscriber | undefined> {
+	const [row] = await db.select().from(newsletterSubscriber).where(eq(newsletterSubscriber.unsubscribeToken, token))
+	return row
+}
+
+/** Unsubscribes the holder of the token (idempotent). False for a token that matches nobody. */
+export async function unsubscribeByToken(db: Db, token: string): Promise<boolean> {
+	const subscriber = await findByUnsubscribeToken(db, token)
+	if (!subscriber) return false
+	if (subscriber.status === 'active' || subscriber.status === 'pending') {
+		await db
+			.update(newsletterSubscriber)
+			.set({ status: 'unsubscribed', unsubscribedAt: new Date(), confirmTokenHash: null, confirmExpiresAt: null })
+			.where(eq(newsletterSubscriber.id, subscriber.id))
+	}
+	return true
+}
+
+/**
+ * Subscribes again the holder of an unsubscribe token, right after they left by mistake: the link came
+ * to their mailbox, so their address is proven and the click is their consent.
+ */
+export async function resubscribeByToken(db: Db, token: string): Promise<boolean> {
+	const [row] = await db
+		.update(newsletterSubscriber)
+		.set({ status: 'active', source: 'resubscribe', consentAt: new Date(), policyVersion: POLICY_VERSION, unsubscribedAt: null })
+		.where(and(eq(newsletterSubscriber.unsubscribeToken, token), eq(newsletterSubscriber.status, 'unsubscribed')))
+		.returning({ id: newsletterSubscriber.id })
+	return Boolean(row)
+}
+
+/** `/unsubscribe` without a token: mails the address its link, if it is on the list. Same answer either way. */
+export async function mailUnsubscribeLink(ctx: NewsletterContext, email: string): Promise<void> {
+	const subscriber = await findSubscriber(ctx.db, email)
+	if (!subscriber || subscriber.status !== 'active') return
+	await ctx.mailer.sendMail({
+		kind: 'newsletter-unsubscribe-link',
+		to: subscriber.email,
+		subject: `Se désinscrire de la newsletter – ${ctx.env.BAND_NAME}`,
+		body: <UnsubscribeLinkMail identity={mailIdentity(ctx.env)} href={unsubscribeUrl(ctx.env, subscriber.unsubscribeToken)} />,
+	})
+}
+
+/** What a member sees in their settings: the status of their own address. */
+export async function memberNewsletterStatus(db: Db, email: string): Promise<SubscriberStatus | null> {
+	return (await findSubscriber(db, email))?.status ?? null
+}
+
+/**
+ * The member's toggle. On: a verified address is active at once (the member proved it and clicked),
+ * an unverified one gets the confirmation mail. Off: unsubscribed. Returns the new status.
+ */
+export async function setMemberNewsletter(
+	ctx: NewsletterContext,
+	member: { email: string; emailVerified: boolean },
+	on: boolean,
+): Promise<SubscriberStatus | null> {
+	const email = normaliseEmail(member.email)
+	const existing = await findSubscriber(ctx.db, email)
+	if (!on) {
+		if (existing && (existing.status === 'active' || existing.status === 'pending')) {
+			await ctx.db
+				.update(newsletterSubscriber)
+				.set({ status: 'unsubscribed', unsubscribedAt: new Date(), confirmTokenHash: null, confirmExpiresAt: null })
+				.where(eq(newsletterSubscriber.id, existing.id))
+			return 'unsubscribed'
+		}
+		return existing?.status ?? null
+	}
+	if (!member.emailVerified) {
+		await requestSubscription(ctx, { email, source: 'settings' })
+		return (await findSubscriber(ctx.db, email))?.status ?? 'pending'
+	}
+	const active = {
+		status: 'active' as const,
+		consentAt: new Date(),
+		policyVersion: POLICY_VERSION,
+		unsubscribedAt: null,
+		bouncedAt: null,
+		confirmTokenHash: null,
+		confirmExpiresAt: null,
+	}
+	await ctx.db
+		.insert(newsletterSubscriber)
+		.values({ id: randomUUID(), email, source: 'settings', unsubscribeToken: newToken(), ...active })
+		.onConflictDoUpdate({ target: newsletterSubscriber.email, set: active })
+	return 'active'
+}
+
+/** Addresses that never confirmed, past PENDING_PURGE_DAYS: deleted (the daily housekeeping). */
+export async function purgePendingSubscribers(db: Db, now = new Date()): Promise<number> {
+	const rows = await db
+		.delete(newsletterSubscriber)
+		.where(
+			and(
+				eq(newsletterSubscriber.status, 'pending'),
+				lt(newsletterSubscriber.updatedAt, new Date(now.getTime() - PENDING_PURGE_DAYS * 24 * 3600_000)),
+			),
+		)
+		.returning({ id: newsletterSubscriber.id })
+	// Someone who unsubscribed, then asked again without confirming, keeps their row (and their unsubscription).
+	await db
+		.update(newsletterSubscriber)
+		.set({ confirmTokenHash: null, confirmExpiresAt: null })
+		.where(lt(newsletterSubscriber.confirmExpiresAt, now))
+	return rows.length
+}
+
+/** How many subscribers have each status now. */
+export async function countByStatus(db: Db): Promise<Record<SubscriberStatus, number>> {
+	const rows = await db
+		.select({ status: newsletterSubscriber.status, count: sql<number>`count(*)::int` })
+		.from(newsletterSubscriber)
+		.groupBy(newsletterSubscriber.status)
+	const counts = { pending: 0, active: 0, unsubscribed: 0, bounced: 0 }
+	for (const row of rows) counts[row.status] = Number(row.count)
+	return counts
+}
