@@ -1,5 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
+import { getRealtime } from '#app/platform/platform.server.ts'
+import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { code, codeAttempt, codeBatch, codeCampaign, codeRedemption, type RedeemOutcome } from '#app/platform/db/schema.ts'
 import { CODE_RETENTION } from './rules.ts'
 import { hashToken, newId, newToken } from './ids.server.ts'
@@ -217,4 +219,10 @@ export async function claimReservation(db: Db, token: string, userId: string, no
 /** Keeps the outcome and the time of an attempt (never who, never from where). */
 export async function recordAttempt(db: Db, outcome: RedeemOutcome, campaignId: string | null = null): Promise<void> {
 	await db.insert(codeAttempt).values({ id: newId(), outcome, campaignId })
+	if (outcome === 'granted') await announceRedemption()
+}
+
+/** Tells an open stats screen, on any instance, that a code was redeemed (a lost signal costs nothing). */
+export async function announceRedemption(): Promise<void> {
+	await (await getRealtime()).publish(STATS_TOPIC, { source: 'codes' }).catch(() => {})
 }

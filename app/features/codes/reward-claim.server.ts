@@ -3,7 +3,7 @@ import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { unlockedBy, type Unlocked } from './contents.server.ts'
-import { claimReservation, findReservation } from './redeem.server.ts'
+import { announceRedemption, claimReservation, findReservation } from './redeem.server.ts'
 
 /*
  * /auth/claim?mode=reward&token=…: the landing of a signed-out visitor's reserved code. The page
@@ -33,6 +33,7 @@ export async function rewardClaimAction(request: Request, token: string | null):
 	}
 	const result = await claimReservation(await getDb(), token, user.id)
 	if (result.outcome === 'invalid') return null
+	if (result.outcome === 'granted') await announceRedemption()
 	return result.outcome === 'granted'
 		? redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.granted' })
 		: redirectWithFlash('/dashboard#mes-contenus', { type: 'success', key: 'codes.flash.already' })

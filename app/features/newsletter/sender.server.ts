@@ -10,6 +10,7 @@ import { defaultFrom } from '#app/platform/mail/mailer.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import { renderCampaign } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
+import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 
 /*
  * Sending a campaign, in the background. A pg-boss job runs a slice of the send: it takes the
@@ -165,6 +166,8 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	const publish = async () => {
 		const progress = await campaignProgress(db, id)
 		if (progress) await ctx.realtime.publish(CAMPAIGN_TOPIC, progress).catch(() => {})
+		// An open stats screen follows the send too (it reloads at most every 2 s).
+		await ctx.realtime.publish(STATS_TOPIC, { source: 'newsletter' }).catch(() => {})
 	}
 
 	// Deliveries waiting for their « sent » to be recorded, written together (one statement per tick).

@@ -1,4 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { parisWallClockToInstant } from '#app/features/events/paris-time.ts'
 import { addDays } from '../paris-day.ts'
 import type { StatsRange } from '../range.ts'
 
@@ -11,4 +12,9 @@ export function parisDayOf(column: SQLWrapper): SQL<string> {
 export function withinRange(column: SQLWrapper, range: StatsRange): SQL {
 	const end = addDays(range.to, 1)
 	return sql`${column} >= (${range.from}::timestamp at time zone 'Europe/Paris') and ${column} < (${end}::timestamp at time zone 'Europe/Paris')`
+}
+
+/** The range as instants: from the first day's Paris midnight (included) to the day after the last (excluded). */
+export function rangeBounds(range: StatsRange): { from: Date; to: Date } {
+	return { from: parisWallClockToInstant(`${range.from}T00:00`)!, to: parisWallClockToInstant(`${addDays(range.to, 1)}T00:00`)! }
 }
