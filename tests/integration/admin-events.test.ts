@@ -496,7 +496,8 @@ describe(`admin events on ${databaseKind()}`, () => {
 				description: '## Infos\r\n\r\n- Bar\r\n- [Accès](https://exemple.fr)',
 			})
 			const html = (preview.body as { html: string }).html
-			expect(html).toContain('<h2>Infos</h2>')
+			// The page's title is the h1 and « À propos » an h2: the description's own headings start below.
+			expect(html).toContain('<h3>Infos</h3>')
 			expect(html).toContain('<a href="https://exemple.fr" rel="noopener noreferrer">Accès</a>')
 			expect(((await editorPost(boss.cookie, 'new', { intent: 'preview', description: '   ' })).body as { html: string }).html).toBe('')
 		})
