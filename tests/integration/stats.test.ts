@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 import { parisDay } from '#app/features/stats/paris-day.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
-import { contactMessage, pageViewDaily, user } from '#app/platform/db/schema.ts'
+import { redeemForMember, recordAttempt } from '#app/features/codes/redeem.server.ts'
+import { contactMessage, newsletterSubscriber, pageViewDaily, user } from '#app/platform/db/schema.ts'
 import { startRealtime } from '#app/platform/realtime.server.ts'
 import * as adminIndex from '#app/routes/admin/index.tsx'
 import * as live from '#app/routes/admin/live.ts'
@@ -14,6 +15,7 @@ import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
 import { insertEvent, daysFrom } from '../support/events.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
+import { campaignWithCodes, members as insertMembers } from '../support/codes.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
 
 /*
@@ -171,6 +173,45 @@ describe(`the stats screen on ${kind}`, () => {
 		const decade = await outcome(await screen('periode=perso&du=2016-01-01&au=2026-01-01', adminCookie))
 		expect((decade.body as { range: { days: string[] }; notice: string }).range.days).toHaveLength(366)
 		expect((decade.body as { notice: string }).notice).toMatch(/366 jours/)
+	})
+
+	it('counts codes redeemed per campaign and refused attempts, and newsletter subscribers by status', async () => {
+		const adminCookie = await person('admin')
+		const { campaignId, codes } = await campaignWithCodes(db(), 3, { name: 'Carte du merch' })
+		const [first, second] = await insertMembers(db(), 2, 'stats')
+		expect((await redeemForMember(db(), codes[0]!, first!)).outcome).toBe('granted')
+		expect((await redeemForMember(db(), codes[1]!, second!)).outcome).toBe('granted')
+		await recordAttempt(db(), 'granted', campaignId)
+		await recordAttempt(db(), 'unknown')
+		await recordAttempt(db(), 'expired', campaignId)
+		await db()
+			.insert(newsletterSubscriber)
+			.values([
+				{
+					id: randomUUID(),
+					email: `a-${randomUUID()}@exemple.fr`,
+					status: 'active',
+					source: 'landing',
+					consentAt: new Date(),
+					unsubscribeToken: randomUUID(),
+				},
+				{ id: randomUUID(), email: `b-${randomUUID()}@exemple.fr`, status: 'pending', source: 'landing', unsubscribeToken: randomUUID() },
+			])
+
+		const results = ((await outcome(await screen('periode=7', adminCookie))).body as { results: Results }).results
+		const codesResult = results.find((r) => r.id === 'codes')!
+		const redeemed = codesResult.series.find((s) => s.key === 'codes.redeemed')!
+		expect(redeemed.daily).toHaveLength(7)
+		expect(redeemed.daily.at(-1)).toBeGreaterThanOrEqual(2)
+		expect(codesResult.series.find((s) => s.key === 'codes.refused')!.daily.at(-1)).toBeGreaterThanOrEqual(2)
+		expect(codesResult.figures.find((f) => f.key === 'codes.generated')!.value).toBeGreaterThanOrEqual(3)
+		const byCampaign = codesResult.rankings.find((r) => r.key === 'codes.byCampaign')!
+		expect(byCampaign.rows).toContainEqual({ label: 'Carte du merch', value: 2, href: `/dashboard/admin/codes/${campaignId}` })
+
+		const newsletter = results.find((r) => r.id === 'newsletter')!
+		expect(newsletter.figures.find((f) => f.key === 'newsletter.active')!.value).toBeGreaterThanOrEqual(1)
+		expect(newsletter.figures.find((f) => f.key === 'newsletter.pending')!.value).toBeGreaterThanOrEqual(1)
+		expect(newsletter.series.map((s) => s.key)).toEqual(['newsletter.sent', 'newsletter.failed'])
 	})
 
 	it('exports what it shows as CSV', async () => {
