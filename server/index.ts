@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { createRequestListener } from '@react-router/node'
 import type { ServerBuild } from 'react-router'
 import pino from 'pino'
+import { limitBody } from './body-limit.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { createStaticHandler } from './static-files.ts'
 
@@ -38,8 +39,6 @@ const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const handleRequest = createRequestListener({ build, mode: process.env.NODE_ENV })
 const https = env.SITE_URL.startsWith('https://')
-/** No request body is larger than this (the biggest are image uploads, checked again by their route). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024
 
 const securityHeaders: Record<string, string> = {
 	'X-Content-Type-Options': 'nosniff',
@@ -71,11 +70,8 @@ const server = http.createServer((req, res) => {
 		return
 	}
 	if (serveStatic(req, res, pathname)) return
-	if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-		res.end('Envoi trop volumineux.')
-		return
-	}
+	// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
+	if (!limitBody(req, res, pathname)) return
 	handleRequest(req, res)
 })
 

@@ -1,0 +1,81 @@
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { postChunked } from '../support/chunked.ts'
+import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
+
+/*
+ * What an attacker sends to the real HTTP server (server/index.ts on a production build): bodies
+ * without an end, methods and hosts no browser sends. Each gets a 4xx and a short French answer,
+ * never a 500, a stack trace or the server's memory.
+ */
+const kind = databaseKind()
+const BUILD_DIR = 'build-hardening'
+const MB = 1024 * 1024
+
+let server: SiteServer
+let database: TestDatabase
+
+/** One raw HTTP/1.1 exchange, for what fetch() refuses to send (TRACE, a broken Host). */
+function raw(origin: string, request: string): Promise<string> {
+	const { hostname, port } = new URL(origin)
+	return new Promise((resolve, reject) => {
+		let answer = ''
+		const socket = net.connect(Number(port), hostname, () => socket.end(request))
+		socket.setEncoding('utf8')
+		socket.on('data', (part: string) => (answer += part))
+		socket.on('end', () => resolve(answer))
+		socket.on('error', (error) => (answer ? resolve(answer) : reject(error)))
+		socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')))
+	})
+}
+
+// The HTTP path does not depend on the database: this file runs once, in the PostgreSQL project.
+describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on ${kind}`, () => {
+	beforeAll(async () => {
+		await ensureBuild(BUILD_DIR)
+		database = await createTestDatabase()
+		server = await startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env: { DATABASE_URL: database.databaseUrl } })
+	}, 300_000)
+
+	afterAll(async () => {
+		await server?.stop()
+		if (server) expect(isRunning(server.pid)).toBe(false)
+		await database?.dispose()
+	})
+
+	describe('request bodies', () => {
+		it('cuts a chunked body (no Content-Length) to /auth/signin at its small limit with a 413', async () => {
+			const result = await postChunked(`${server.origin}/auth/signin`, 8 * MB)
+			expect(result.status).toBe(413)
+			expect(result.body).toContain('Envoi trop volumineux.')
+			// Stopped long before the whole body: the server never read it all.
+			expect(result.sent).toBeLessThan(8 * MB)
+		})
+
+		it('cuts a chunked body to Better Auth’s endpoints the same way', async () => {
+			const result = await postChunked(`${server.origin}/api/auth/sign-in/email`, 8 * MB, { 'content-type': 'application/json' })
+			expect(result.status).toBe(413)
+		})
+
+		it('refuses a declared length over the route’s limit before reading anything', async () => {
+			const response = await fetch(`${server.origin}/auth/signup`, {
+				method: 'POST',
+				headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded' },
+				body: `name=${'a'.repeat(200 * 1024)}`,
+			})
+			expect(response.status).toBe(413)
+		})
+
+		it('still takes an ordinary form, and keeps answering after the refusals', async () => {
+			const response = await fetch(`${server.origin}/auth/signin`, {
+				method: 'POST',
+				headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({ email: 'personne@exemple.fr', password: 'pas le bon mot de passe' }),
+			})
+			expect(response.status).toBe(400)
+			expect(await response.text()).toContain('Adresse e-mail ou mot de passe incorrect')
+			expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
+		})
+	})
+})
