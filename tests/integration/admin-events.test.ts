@@ -9,6 +9,7 @@ import * as editor from '#app/routes/admin/event-editor.tsx'
 import * as list from '#app/routes/admin/events.tsx'
 import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL, thrown, type Outcome } from '../support/requests.ts'
 
@@ -41,11 +42,9 @@ let counter = 0
 async function signUp(name: string): Promise<Person> {
 	counter += 1
 	const email = `personne${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name, email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name, email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
-	return { id: row!.id, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, cookie }
 }
 
 async function admin(name = 'Régie du groupe'): Promise<Person> {

@@ -14,6 +14,7 @@ import * as home from '#app/routes/public/home.tsx'
 import * as robots from '#app/routes/public/robots.ts'
 import * as sitemap from '#app/routes/public/sitemap.ts'
 import { daysFrom, insertCover, insertEvent } from '../support/events.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, outcome, routeArgs, SITE_URL, thrown } from '../support/requests.ts'
 
@@ -87,10 +88,7 @@ beforeAll(async () => {
 
 	// A member, and an admin (the role set directly: how one becomes admin is the accounts' tests' concern).
 	const signUp = async (email: string) => {
-		const request = formPost('/auth/signup', { name: 'Test', email, password: 'cheval agrafe pile correcte', acceptPrivacy: 'on' })
-		const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-		expect(result.status).toBe(302)
-		return cookieFrom(result.headers)
+		return signUpConfirmed({ name: 'Test', email, password: 'cheval agrafe pile correcte' })
 	}
 	memberCookie = await signUp('fan@exemple.fr')
 	adminCookie = await signUp('cheffe@exemple.fr')

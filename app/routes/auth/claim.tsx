@@ -7,15 +7,10 @@ import type { Route } from './+types/claim'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
-import {
-	failureHeaders,
-	limit,
-	resetPassword,
-	retryAfterHeaders,
-	signUpWithPassword,
-	verifyEmail,
-} from '#app/features/accounts/auth-actions.server.ts'
-import { emailField, nameField, newPasswordField } from '#app/features/accounts/fields.ts'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { failureHeaders, limit, resetPassword, retryAfterHeaders, signUpFirstAdmin } from '#app/features/accounts/auth-actions.server.ts'
+import { currentPasswordField, emailField, nameField, newPasswordField } from '#app/features/accounts/fields.ts'
+import { confirmAddress, readVerifyLink } from '#app/features/accounts/verification.server.ts'
 import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { passwordWeakness } from '#app/features/accounts/password-policy.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
@@ -40,6 +35,9 @@ const passwordsMatch = (value: { password: string; confirm: string }, ctx: z.Ref
 	if (value.password !== value.confirm)
 		ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'Les deux mots de passe ne sont pas identiques.' })
 }
+
+/** Confirming an address of an account with a password: the verifier proves the account is theirs. */
+const ConfirmSchema = z.object({ password: currentPasswordField })
 
 const ResetSchema = z
 	.object({ password: newPasswordField, confirm: z.string({ error: 'Saisissez à nouveau le mot de passe.' }) })
@@ -80,14 +78,25 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!mode) throw data(null, { status: 404 })
 	const t = getT()
 	const user = await getSessionUser(request)
-	const base = { mode, title: pageTitle(t(`auth.claim.${mode}.metaTitle`)), signedIn: Boolean(user), userName: user?.name ?? null }
+	const base = {
+		mode,
+		title: pageTitle(t(`auth.claim.${mode}.metaTitle`)),
+		signedIn: Boolean(user),
+		userName: user?.name ?? null,
+		needsPassword: false,
+	}
 	// A reserved code (app/features/codes): its own page, whatever the token.
 	if (mode === 'reward') return { ...base, constraint: null, ...(await rewardClaimLoader(request, token)) }
 	if (!token) return { ...base, state: 'invalid' as State, constraint: null }
 	const db = await getDb()
 	switch (mode) {
-		case 'verifyEmail':
-			return { ...base, state: 'confirm' as State, constraint: null }
+		case 'verifyEmail': {
+			const link = await readVerifyLink(token)
+			if (!link) return { ...base, state: 'invalid' as State, constraint: null }
+			return link.hasPassword
+				? { ...base, state: 'confirm' as State, needsPassword: true, constraint: getZodConstraint(ConfirmSchema) }
+				: { ...base, state: 'confirm' as State, constraint: null }
+		}
 		case 'resetPassword':
 			return (await isResetTokenLive(db, token))
 				? { ...base, state: 'form' as State, constraint: getZodConstraint(ResetSchema) }
@@ -111,9 +120,22 @@ export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
 
 	if (mode === 'verifyEmail') {
-		const outcome = await verifyEmail(request, token)
-		if (!outcome.ok) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
-		return data({ state: 'done' as State, result: null, message: null }, { headers: outcome.headers })
+		const password = formData.get('password')
+		const outcome = await confirmAddress(request, token, typeof password === 'string' ? password : null)
+		if (!outcome) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
+		if (!outcome.ok) {
+			const submission = parseWithZod(formData, { schema: ConfirmSchema })
+			return data(
+				{
+					state: 'confirm' as State,
+					result: submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }),
+					message: null,
+				},
+				{ status: outcome.status, headers: failureHeaders(outcome) },
+			)
+		}
+		const signedIn = outcome.headers.getSetCookie().length > 0
+		return data({ state: 'done' as State, result: null, message: null, signedIn }, { headers: outcome.headers })
 	}
 
 	if (mode === 'resetPassword') {
@@ -156,9 +178,9 @@ export async function action({ request }: Route.ActionArgs) {
 		)
 	}
 	const { name, email, password } = submission.value
-	const outcome = await signUpWithPassword(request, { name, email, password })
+	const outcome = await signUpFirstAdmin(request, { name, email, password })
 	if (outcome.ok !== true) {
-		const message = outcome.ok === 'check-inbox' ? getT()('auth.claim.setup.existing') : outcome.message
+		const message = outcome.ok === 'exists' ? getT()('auth.claim.setup.existing') : outcome.message
 		return data(
 			{ state: 'form' as State, result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirm'] }), message: null },
 			{ status: 400 },
@@ -195,8 +217,12 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 				<RewardClaim state={state} reward={loaderData.reward} here={loaderData.here} signedIn={loaderData.signedIn} />
 			) : null}
 			{state === 'invalid' && mode !== 'reward' ? <InvalidLink mode={mode} signedIn={loaderData.signedIn} /> : null}
-			{state === 'done' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
-			{state === 'confirm' ? <ConfirmEmail /> : null}
+			{state === 'done' ? (
+				<VerifiedEmail signedIn={actionData && 'signedIn' in actionData ? Boolean(actionData.signedIn) : loaderData.signedIn} />
+			) : null}
+			{state === 'confirm' ? (
+				<ConfirmEmail needsPassword={loaderData.needsPassword} constraint={loaderData.constraint} result={actionData?.result} />
+			) : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
 			{state === 'form' && mode === 'setup' ? (
 				loaderData.signedIn ? (
@@ -230,15 +256,34 @@ function InvalidLink(props: { mode: Mode; signedIn: boolean }) {
 	)
 }
 
-function ConfirmEmail() {
+function ConfirmEmail(props: { needsPassword: boolean; constraint: Constraint; result: Result }) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
+	const [form, fields] = useForm<z.input<typeof ConfirmSchema>>({
+		lastResult: props.result,
+		constraint: props.constraint ?? undefined,
+		shouldRevalidate: 'onInput',
+	})
 	return (
-		<Form method="post" className="mt-4 flex flex-col gap-6">
-			<p className="text-muted">{t('auth.claim.verifyEmail.intro')}</p>
+		<Form method="post" className="mt-4 flex flex-col gap-6" {...getFormProps(form)}>
+			<p className="text-muted">{t(props.needsPassword ? 'auth.claim.verifyEmail.introPassword' : 'auth.claim.verifyEmail.intro')}</p>
+			<FormError id={form.errorId} errors={form.errors} />
+			{props.needsPassword ? (
+				<Field label={t('auth.fields.password')} errors={fields.password.errors}>
+					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}
+				</Field>
+			) : null}
 			<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
 				{t('auth.claim.verifyEmail.submit')}
 			</Button>
+			{props.needsPassword ? (
+				<p className="text-sm text-muted">
+					{t('auth.claim.verifyEmail.notYours')}{' '}
+					<Link to="/auth/forgot-password" className={linkClasses()}>
+						{t('auth.claim.verifyEmail.chooseNew')}
+					</Link>
+				</p>
+			) : null}
 		</Form>
 	)
 }
