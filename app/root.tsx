@@ -113,6 +113,8 @@ export function HydrateFallback() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
 	if (isRouteErrorResponse(error)) {
+		if (error.status === 403 && (error.data as { reason?: unknown } | null)?.reason === 'cross-site')
+			return <ErrorPage code={403} title={t('errors.crossSite.title')} body={t('errors.crossSite.body')} />
 		if (error.status === 403) return <ErrorPage code={403} title={t('errors.forbidden.title')} body={t('errors.forbidden.body')} />
 		if (error.status === 404 || error.status === 405)
 			return <ErrorPage code={404} title={t('errors.notFound.title')} body={t('errors.notFound.body')} />

@@ -11,6 +11,7 @@ import { createRequestListener } from '@react-router/node'
 import type { ServerBuild } from 'react-router'
 import pino from 'pino'
 import { limitBody } from './body-limit.ts'
+import { refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { createStaticHandler } from './static-files.ts'
 
@@ -61,6 +62,8 @@ const server = http.createServer((req, res) => {
 		log.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
 	})
 
+	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).
+	if (refuseMalformed(req, res)) return
 	let pathname = '/'
 	try {
 		pathname = new URL(req.url ?? '/', 'http://x').pathname

@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { getEnv } from './env.server.ts'
+import { getLogger } from './logger.server.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -20,6 +21,11 @@ export function isCrossSite(request: Request, siteUrl = getEnv().SITE_URL): bool
 
 export const originCheckMiddleware = ({ request }: { request: Request }) => {
 	if (isCrossSite(request)) {
-		throw data({ error: 'Requête refusée : elle ne vient pas de ce site.' }, { status: 403 })
+		// One short line, no stack: a flood of these must not flood the log.
+		getLogger().warn(
+			{ method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('origin')?.slice(0, 200) ?? null },
+			'cross-site request refused',
+		)
+		throw data({ reason: 'cross-site', error: 'Requête refusée : elle ne vient pas de ce site.' }, { status: 403 })
 	}
 }

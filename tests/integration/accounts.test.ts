@@ -256,6 +256,37 @@ describe(`accounts on ${databaseKind()}`, () => {
 		})
 	})
 
+	describe('Better Auth’s own endpoints are no second door', () => {
+		it.each([
+			['POST', 'sign-up/email', { name: 'x'.repeat(60_000), email: 'api@exemple.fr', password: 'azertyuiop123' }],
+			['POST', 'sign-in/email', { email: 'grace@exemple.fr', password: PASSWORD }],
+			['POST', 'request-password-reset', { email: 'grace@exemple.fr' }],
+			['POST', 'delete-user', {}],
+			['POST', 'change-email', { newEmail: 'ailleurs@exemple.fr' }],
+			['POST', 'change-password', { currentPassword: PASSWORD, newPassword: 'azertyuiop123' }],
+			['POST', 'update-user', { name: `Grace\u0000\u202e${'x'.repeat(30_000)}`, image: 'https://evil.example/x.png' }],
+			['POST', 'send-verification-email', { email: 'grace@exemple.fr' }],
+			['GET', 'get-session', null],
+			['GET', 'list-sessions', null],
+		])('%s /api/auth/%s answers 404, changes nothing and opens no session', async (method, path, body) => {
+			const cookie = await member(`Porte ${path}`, `porte-${path.replace(/\W/g, '-')}@exemple.fr`)
+			const before = await getMe(cookie)
+			const request = method === 'GET' ? get(`/api/auth/${path}`, { cookie }) : jsonRequest(method, `/api/auth/${path}`, body, { cookie })
+			const run = method === 'GET' ? authApi.loader : authApi.action
+			const result = await thrown(() => run(routeArgs(request, '/api/auth/*', { '*': path })))
+			expect(result.status).toBe(404)
+			expect(result.headers.getSetCookie()).toEqual([])
+			expect((await getMe(cookie)).body).toEqual(before.body)
+			expect(await db().select().from(user).where(eq(user.email, 'api@exemple.fr'))).toEqual([])
+		})
+
+		it('still lets a provider come back to /api/auth/callback/:id', async () => {
+			// No provider is configured here: Better Auth itself answers (a redirect to the sign-in page), not our 404.
+			const result = await outcome(await authApi.loader(routeArgs(get('/api/auth/callback/oidc?state=x&code=y'), '/api/auth/*')))
+			expect(result.status).not.toBe(404)
+		})
+	})
+
 	describe('GET and PATCH /api/me', () => {
 		let cookie: string
 		beforeAll(async () => {
