@@ -145,6 +145,17 @@ describe(`accounts on ${databaseKind()}`, () => {
 			expect(await db().select().from(user).where(eq(user.email, 'eve@exemple.fr'))).toEqual([])
 		})
 
+		it('refuses a NUL byte or a bidi override in the name next to the field, and keeps what was typed', async () => {
+			for (const name of ['Zoé\u0000', 'Zoé\u202egnp.exe']) {
+				const result = await signUp({ name, email: 'zoe@exemple.fr' })
+				expect(result.status).toBe(400)
+				const reply = result.body as SubmissionReply
+				expect(reply.error?.name?.[0]).toMatch(/caractères invisibles ou de contrôle/)
+				expect(reply.initialValue).toMatchObject({ email: 'zoe@exemple.fr' })
+			}
+			expect(await db().select().from(user).where(eq(user.email, 'zoe@exemple.fr'))).toEqual([])
+		})
+
 		it('refuses a form without the privacy consent or with a bad address, in French', async () => {
 			const request = formPost('/auth/signup', { name: 'Fay', email: 'pas-une-adresse', password: PASSWORD })
 			const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
@@ -332,6 +343,19 @@ describe(`accounts on ${databaseKind()}`, () => {
 			expect(result.status).toBe(400)
 			expect(result.body).toMatchObject({ field })
 			expect((result.body as { error: string }).error).toContain(field)
+			expect((await getMe(cookie)).body).toEqual(before.body)
+		})
+
+		it.each([
+			['a NUL byte', 'Grace\u0000'],
+			['a bidi override', 'ecarG\u202e'],
+			['an escape sequence', '\u001b[31mGrace'],
+		])('refuses a name with %s with a 400 in French, and stores nothing', async (_, name) => {
+			const before = await getMe(cookie)
+			const result = await patchMe({ values: { name } }, cookie)
+			expect(result.status).toBe(400)
+			expect(result.body).toMatchObject({ field: 'name' })
+			expect((result.body as { error: string }).error).toContain('caractères invisibles ou de contrôle')
 			expect((await getMe(cookie)).body).toEqual(before.body)
 		})
 
