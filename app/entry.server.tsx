@@ -10,6 +10,7 @@ import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-h
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getLogger } from '#app/platform/logger.server.ts'
+import { redactUrl } from '#app/platform/redact-url.ts'
 
 export const streamTimeout = 5_000
 
@@ -62,7 +63,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 
 export function handleError(error: unknown, { request }: { request: Request }) {
 	if (request.signal.aborted) return
-	getLogger().error({ err: error, url: request.url, method: request.method }, 'unhandled error')
+	getLogger().error({ err: error, url: redactUrl(request.url), method: request.method }, 'unhandled error')
 }
 
 // The Node server (server/index.ts) opens and closes the platform through the build.

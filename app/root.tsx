@@ -23,11 +23,17 @@ import { getDb } from '#app/platform/platform.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
 import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
+import { privateCacheMiddleware } from '#app/platform/private-cache.server.ts'
 import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/app.css?url'
 import displayFont from '@fontsource/anton/files/anton-latin-400-normal.woff2?url'
 
-export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, formGuardMiddleware, trailingSlashMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [
+	originCheckMiddleware,
+	privateCacheMiddleware,
+	formGuardMiddleware,
+	trailingSlashMiddleware,
+]
 
 export const links: Route.LinksFunction = () => [
 	// The display face sets the first thing seen (the band's name): fetch it with the stylesheet.

@@ -31,6 +31,35 @@ export function bodyLimitFor(pathname: string): number {
 	return FORM_BODY_BYTES
 }
 
+/** How much of a refused body is thrown away, and for how long, before the connection is cut. */
+const DRAIN_BYTES = 64 * MB
+const DRAIN_MS = 2_000
+
+/**
+ * Closes our side of the connection once the 413 is out (the client reads it, then sees the end),
+ * and meanwhile throws away what the client still sends: a socket destroyed on unread data is
+ * reset, and a reset can wipe the 413 from the client's buffers before it reads it. A client that
+ * keeps sending is cut after DRAIN_BYTES or DRAIN_MS. Nothing is kept in memory.
+ */
+function drainThenClose(req: http.IncomingMessage) {
+	let drained = 0
+	const cut = () => {
+		clearTimeout(timer)
+		req.off('data', discard)
+		req.socket.destroy()
+	}
+	const discard = (chunk: Buffer) => {
+		drained += chunk.byteLength
+		if (drained > DRAIN_BYTES) cut()
+	}
+	const timer = setTimeout(cut, DRAIN_MS)
+	timer.unref()
+	req.on('data', discard)
+	req.socket.once('close', () => clearTimeout(timer))
+	req.socket.end()
+	req.resume()
+}
+
 class BodyTooLarge extends Error {
 	constructor() {
 		super('request body too large')
@@ -38,12 +67,18 @@ class BodyTooLarge extends Error {
 	}
 }
 
-function tooLarge(res: http.ServerResponse) {
+/**
+ * Answers 413, then closes the connection through drainThenClose. Not with `Connection: close`:
+ * Node would destroy the socket as soon as the answer is flushed, on unread data, and the reset
+ * that follows can wipe the answer from the client's buffers before it reads it.
+ */
+function tooLarge(req: http.IncomingMessage, res: http.ServerResponse) {
 	if (res.headersSent) {
 		res.destroy()
 		return
 	}
-	res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+	res.once('finish', () => drainThenClose(req))
+	res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
 	res.end('Envoi trop volumineux.')
 }
 
@@ -58,7 +93,7 @@ export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, p
 	const limit = bodyLimitFor(pathname)
 	const declared = req.headers['content-length']
 	if (declared !== undefined && !(Number(declared) <= limit)) {
-		tooLarge(res)
+		tooLarge(req, res)
 		return false
 	}
 	let received = 0
@@ -71,9 +106,7 @@ export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, p
 		// whoever reads the body sees it fail as an aborted request, and stops.
 		process.nextTick(() => {
 			req.emit('error', new BodyTooLarge())
-			tooLarge(res)
-			// Stop reading what the client still sends once the answer is out.
-			res.once('finish', () => req.socket.destroySoon())
+			tooLarge(req, res)
 		})
 	}
 	req.on('data', count)

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { createRequestListener } from '@react-router/node'
 import type { ServerBuild } from 'react-router'
 import pino from 'pino'
+import { redactUrl } from '../app/platform/redact-url.ts'
 import { limitBody } from './body-limit.ts'
 import { refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
@@ -59,7 +60,10 @@ const server = http.createServer((req, res) => {
 	req.headers['x-client-address'] = address
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
-		log.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
+		log.info(
+			{ method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address },
+			'request',
+		)
 	})
 
 	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).

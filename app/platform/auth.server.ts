@@ -8,6 +8,7 @@ import type { Db } from './db/client.server.ts'
 import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
+import { redactUrl } from './redact-url.ts'
 import type { Logger } from 'pino'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
@@ -74,6 +75,22 @@ function socialProviders(env: Env): BetterAuthOptions['socialProviders'] {
 		...(env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET
 			? { facebook: { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } }
 			: {}),
+	}
+}
+
+/** Better Auth's log details with the values of tokens, codes, states and passwords replaced. */
+function withoutSecrets(details: unknown[]): unknown {
+	try {
+		return JSON.parse(
+			JSON.stringify(details, (key, value: unknown) => {
+				if (/token|code_?verifier|^code$|^state$|password|secret/i.test(key) && typeof value === 'string') return '[redacted]'
+				if (value instanceof Error) return { name: value.name, message: value.message, ...(value as object) }
+				if (typeof value === 'string') return redactUrl(value)
+				return value
+			}),
+		)
+	} catch {
+		return '[unreadable]'
 	}
 }
 
@@ -201,7 +218,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			level: 'warn',
 			log: (level, message, ...args) => {
 				const target = level === 'error' && /account_not_linked|state_mismatch|access_denied/.test(message) ? 'warn' : level
-				logger[target]({ source: 'better-auth', details: args.length ? args : undefined }, message)
+				logger[target]({ source: 'better-auth', details: args.length ? withoutSecrets(args) : undefined }, message)
 			},
 		},
 		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],

@@ -35,7 +35,11 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 	beforeAll(async () => {
 		await ensureBuild(BUILD_DIR)
 		database = await createTestDatabase()
-		server = await startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env: { DATABASE_URL: database.databaseUrl } })
+		server = await startSiteServer({
+			buildDir: BUILD_DIR,
+			dataDir: database.dataDir,
+			env: { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'info' },
+		})
 	}, 300_000)
 
 	afterAll(async () => {
@@ -83,11 +87,44 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 			expect(html).toContain('Requête refusée')
 			expect(html).toContain('ne vient pas de ce site')
 			await new Promise((resolve) => setTimeout(resolve, 200))
-			const logged = server.output().slice(before).trim().split('\n').filter(Boolean)
+			const logged = server
+				.output()
+				.slice(before)
+				.trim()
+				.split('\n')
+				.filter((line) => line && JSON.parse(line).msg !== 'request')
 			expect(logged).toHaveLength(1)
 			expect(logged[0]).toContain('cross-site')
 			expect(logged[0]).not.toContain('stack')
 			expect(JSON.parse(logged[0]!).level).toBeLessThan(50)
+		})
+	})
+
+	describe('what the log and the caches keep', () => {
+		it('writes no mailed token, nor a provider’s code, into the request log', async () => {
+			const secret = 'Zq8xTokenQuiNeDoitPasFuir123456'
+			await (await fetch(`${server.origin}/auth/claim?mode=resetPassword&token=${secret}`)).arrayBuffer()
+			await (await fetch(`${server.origin}/api/auth/callback/oidc?code=${secret}&state=${secret}`, { redirect: 'manual' })).arrayBuffer()
+			await new Promise((resolve) => setTimeout(resolve, 200))
+			const lines = server
+				.output()
+				.split('\n')
+				.filter((line) => line.includes('"msg":"request"'))
+			expect(lines.some((line) => line.includes('/auth/claim?mode=resetPassword&token=[redacted]'))).toBe(true)
+			const leaks = server
+				.output()
+				.split('\n')
+				.filter((line) => line.includes(secret))
+			expect(leaks).toEqual([])
+		})
+
+		it('marks pages and their .data answers private, no-store for a visitor with a session cookie', async () => {
+			const cookie = 'better-auth.session_token=quelconque.signature'
+			for (const path of ['/', '/events', '/_root.data', '/events.data']) {
+				const response = await fetch(`${server.origin}${path}`, { headers: { cookie } })
+				await response.arrayBuffer()
+				expect(response.headers.get('cache-control'), path).toBe('private, no-store')
+			}
 		})
 	})
 

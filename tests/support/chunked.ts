@@ -30,15 +30,19 @@ export function postChunked(
 				...headers,
 			},
 		})
+		// Once the status line is in, a connection closed by the server still counts as that answer.
+		let status: number | 'closed' = 'closed'
+		let body = ''
 		request.on('response', (response) => {
-			let body = ''
+			status = response.statusCode ?? 0
 			response.setEncoding('utf8')
 			response.on('data', (part: string) => (body += part))
-			response.on('end', () => done(response.statusCode ?? 0, body))
-			response.on('error', () => done(response.statusCode ?? 0, body))
+			response.on('end', () => done(status, body))
+			response.on('error', () => done(status, body))
+			response.on('close', () => done(status, body))
 		})
-		request.on('error', () => done('closed'))
-		request.on('close', () => done('closed'))
+		request.on('error', () => done(status, body))
+		request.on('close', () => setImmediate(() => done(status, body)))
 		request.write('email=a%40exemple.fr&password=')
 		const pump = () => {
 			while (!settled && sent < totalBytes) {

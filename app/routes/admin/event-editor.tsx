@@ -366,6 +366,10 @@ function Editor({ loaderData, actionData }: { loaderData: LoaderData; actionData
 							<Field label={t('admin.events.fields.status')} errors={fields.status.errors}>
 								{(control) => (
 									<Select {...getSelectProps(fields.status)} {...control}>
+										{/* A required <select> starts with an empty option (HTML: its placeholder label option). */}
+										<option value="" disabled>
+											{t('admin.events.fields.statusPlaceholder')}
+										</option>
 										{STATUSES.map((status) => (
 											<option key={status} value={status}>
 												{statusLabels[status]}
