@@ -224,6 +224,20 @@ describe(`accounts on ${databaseKind()}`, () => {
 			expect(late.headers.getSetCookie().join('\n')).not.toMatch(/session_token=/)
 		})
 
+		it('confirms nothing on the form’s validation round trip (typing in the field), only on its submit', async () => {
+			await signUp({ name: 'Val', email: 'val@exemple.fr' })
+			const token = await verifyTokenFor('val@exemple.fr')
+			const typing = await confirmByLink(token, {
+				password: PASSWORD,
+				__intent__: JSON.stringify({ type: 'validate', payload: { name: 'password' } }),
+			})
+			expect(typing.status).toBe(400)
+			expect(typing.headers.getSetCookie().join('\n')).not.toMatch(/session_token=/)
+			const [row] = await db().select().from(user).where(eq(user.email, 'val@exemple.fr'))
+			expect(row!.emailVerified).toBe(false)
+			expect((await confirmByLink(token, { password: PASSWORD })).status).toBe(200)
+		})
+
 		it('ends every session opened before the proof: only the verifier’s new session remains', async () => {
 			const email = 'sessions@exemple.fr'
 			const first = await member('Sam Sessions', email)

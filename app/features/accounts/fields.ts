@@ -35,4 +35,5 @@ export const nameField = textField({ error: 'Indiquez votre nom ou un pseudonyme
 export const cityField = textField().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`)
 
 /** A same-site path sent along with a form, checked again by safeRedirect before use. */
-export const redirectToField = textField().max(2048).optional()
+/** Never stored nor shown, only ever read through safeRedirect: a bad value falls back, the form is not refused. */
+export const redirectToField = z.string().max(2048).optional()

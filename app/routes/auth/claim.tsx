@@ -120,11 +120,14 @@ export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
 
 	if (mode === 'verifyEmail') {
-		const password = formData.get('password')
-		const outcome = await confirmAddress(request, token, typeof password === 'string' ? password : null)
+		// A validation round trip of the form (Conform's `validate` intent) checks and never acts.
+		const submission = parseWithZod(formData, { schema: ConfirmSchema.partial() })
+		if (submission.status !== 'success') {
+			return data({ state: 'confirm' as State, result: submission.reply({ hideFields: ['password'] }), message: null }, { status: 400 })
+		}
+		const outcome = await confirmAddress(request, token, submission.value.password ?? null)
 		if (!outcome) return data({ state: 'invalid' as State, result: null, message: null }, { status: 400 })
 		if (!outcome.ok) {
-			const submission = parseWithZod(formData, { schema: ConfirmSchema })
 			return data(
 				{
 					state: 'confirm' as State,
