@@ -14,6 +14,7 @@ import * as filesRoute from '#app/routes/admin/code-files.ts'
 import { codeCampaignFile } from '#app/platform/db/schema.ts'
 import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes, members } from '../support/codes.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
@@ -132,15 +133,7 @@ describe(`codes administration on ${kind}`, () => {
 
 	it('keeps the admin screens for admins: a member gets a 403, a visitor goes to sign in', async () => {
 		const email = 'membre-codes@exemple.fr'
-		const signed = await outcome(
-			await signup.action(
-				routeArgs(
-					formPost('/auth/signup', { name: 'Membre', email, password: 'cheval agrafe pile correcte', acceptPrivacy: 'on' }),
-					'/auth/signup',
-				),
-			),
-		)
-		const cookie = cookieFrom(signed.headers)
+		const cookie = await signUpConfirmed({ name: 'Membre', email, password: 'cheval agrafe pile correcte' })
 		expect(
 			(await thrown(() => codesRoute.loader(routeArgs(get('/dashboard/admin/codes', { cookie }), '/dashboard/admin/codes')))).status,
 		).toBe(403)
@@ -151,21 +144,8 @@ describe(`codes administration on ${kind}`, () => {
 		expect((await thrown(() => codesRoute.loader(routeArgs(get('/dashboard/admin/codes'), '/dashboard/admin/codes')))).status).toBe(302)
 
 		// An admin: a 100,001-code batch is refused next to its field, nothing created.
-		const adminSigned = await outcome(
-			await signup.action(
-				routeArgs(
-					formPost('/auth/signup', {
-						name: 'Admin',
-						email: 'admin@exemple.fr',
-						password: 'cheval agrafe pile correcte',
-						acceptPrivacy: 'on',
-					}),
-					'/auth/signup',
-				),
-			),
-		)
-		await db().update(user).set({ role: 'admin', emailVerified: true }).where(eq(user.email, 'admin@exemple.fr'))
-		const adminCookie = cookieFrom(adminSigned.headers)
+		const adminCookie = await signUpConfirmed({ name: 'Admin', email: 'admin@exemple.fr', password: 'cheval agrafe pile correcte' })
+		await db().update(user).set({ role: 'admin' }).where(eq(user.email, 'admin@exemple.fr'))
 		const { campaignId } = await campaignWithCodes(db(), 0)
 		const before = (
 			await db()
