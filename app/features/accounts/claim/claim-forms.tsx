@@ -45,7 +45,7 @@ export function ConfirmEmail(props: { needsPassword: boolean; constraint: Constr
 	const edited = useEditedFields(props.result)
 	return (
 		<Form method="post" className="mt-4 flex flex-col gap-6" {...getFormProps(form)} onInput={edited.onInput}>
-			<p className="text-muted">{props.needsPassword ? t('auth.claim.verifyEmail.introPassword') : t('auth.claim.verifyEmail.intro')}</p>
+			<p className="text-muted">{t(props.needsPassword ? 'auth.claim.verifyEmail.introPassword' : 'auth.claim.verifyEmail.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			{props.needsPassword ? (
 				<Field label={t('auth.fields.password')} errors={edited.errors(fields.password)}>
