@@ -45,6 +45,7 @@ function useLiveProgress(batch: BatchRow) {
 			}
 		})
 		return () => source.close()
+		// The revalidator changes on every render; the stream belongs to the batch and its running state alone.
 		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, [batch.id, running])
 	return created
