@@ -13,6 +13,7 @@ import { getEnv } from '#app/platform/env.server.ts'
 import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
+import { redactUrl } from '#app/platform/redact-url.ts'
 
 export const streamTimeout = 5_000
 /** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */
@@ -79,7 +80,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 
 export function handleError(error: unknown, { request }: { request: Request }) {
 	if (request.signal.aborted) return
-	getLogger().error({ err: error, url: request.url, method: request.method }, 'unhandled error')
+	getLogger().error({ err: error, url: redactUrl(request.url), method: request.method }, 'unhandled error')
 }
 
 // The Node server (server/index.ts) opens and closes the platform through the build.

@@ -23,12 +23,14 @@ import { getDb } from '#app/platform/platform.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
 import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
+import { privateCacheMiddleware } from '#app/platform/private-cache.server.ts'
 import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/app.css?url'
 import displayFont from '@fontsource/anton/files/anton-latin-400-normal.woff2?url'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	originCheckMiddleware,
+	privateCacheMiddleware,
 	formGuardMiddleware,
 	trailingSlashMiddleware,
 	sessionMiddleware,
@@ -118,6 +120,8 @@ export function HydrateFallback() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
 	if (isRouteErrorResponse(error)) {
+		if (error.status === 403 && (error.data as { reason?: unknown } | null)?.reason === 'cross-site')
+			return <ErrorPage code={403} title={t('errors.crossSite.title')} body={t('errors.crossSite.body')} />
 		if (error.status === 403) return <ErrorPage code={403} title={t('errors.forbidden.title')} body={t('errors.forbidden.body')} />
 		if (error.status === 404 || error.status === 405)
 			return <ErrorPage code={404} title={t('errors.notFound.title')} body={t('errors.notFound.body')} />

@@ -10,6 +10,9 @@ import { pathToFileURL } from 'node:url'
 import { createRequestListener } from '@remix-run/node-fetch-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
+import { redactUrl } from '../app/platform/redact-url.ts'
+import { limitBody } from './body-limit.ts'
+import { refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { compressResponse } from './compression.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
@@ -59,8 +62,6 @@ const https = env.SITE_URL.startsWith('https://')
 // Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
 const countPageView =
 	env.PAGE_VIEWS === 'on' ? attachPageViewCounting(platform, (error) => log.warn({ err: error }, 'page view not counted')) : null
-/** No request body is larger than this (the biggest are image uploads, checked again by their route). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024
 
 const securityHeaders: Record<string, string> = {
 	'X-Content-Type-Options': 'nosniff',
@@ -84,9 +85,15 @@ const server = http.createServer((req, res) => {
 	countPageView?.(req, res)
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
-		log.info({ reqId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address }, 'request')
+		log.info(
+			{ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address },
+			'request',
+		)
 		observe.record(req, res.statusCode, pathname, ms / 1000, kind)
 	})
+
+	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).
+	if (refuseMalformed(req, res)) return
 
 	try {
 		pathname = new URL(req.url ?? '/', 'http://x').pathname
@@ -99,10 +106,9 @@ const server = http.createServer((req, res) => {
 	if (serveStatic(req, res, pathname)) return
 	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.
 	kind = 'app'
-	if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+	// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
+	if (!limitBody(req, res, pathname)) {
 		kind = 'refused'
-		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-		res.end('Envoi trop volumineux.')
 		return
 	}
 	observe.run(reqId, () => {

@@ -8,6 +8,7 @@ import type { Db } from './db/client.server.ts'
 import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
+import { redactUrl } from './redact-url.ts'
 import type { Logger } from 'pino'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
@@ -77,6 +78,22 @@ function socialProviders(env: Env): BetterAuthOptions['socialProviders'] {
 	}
 }
 
+/** Better Auth's log details with the values of tokens, codes, states and passwords replaced. */
+function withoutSecrets(details: unknown[]): unknown {
+	try {
+		return JSON.parse(
+			JSON.stringify(details, (key, value: unknown) => {
+				if (/token|code_?verifier|^code$|^state$|password|secret/i.test(key) && typeof value === 'string') return '[redacted]'
+				if (value instanceof Error) return { name: value.name, message: value.message, ...(value as object) }
+				if (typeof value === 'string') return redactUrl(value)
+				return value
+			}),
+		)
+	} catch {
+		return '[unreadable]'
+	}
+}
+
 export function createAuth(options: { db: Db; env: Env; secret: string; emails: AuthEmails; logger: Logger }) {
 	const { db, env, secret, emails, logger } = options
 	const adminEmails = new Set(env.ADMIN_EMAILS)
@@ -118,9 +135,11 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 		}),
 		emailAndPassword: {
 			enabled: true,
-			// Sign-up never says whether an address already has an account: the route signs the new
-			// member in itself, and the owner of an existing address gets a mail instead.
+			// Sign-up never says whether an address already has an account, and opens no session:
+			// whoever proves control of the address (the link of the mail) is who signs in first.
+			// See docs/decisions/0001-account-pre-hijacking.md.
 			autoSignIn: false,
+			requireEmailVerification: true,
 			minPasswordLength: PASSWORD_MIN,
 			maxPasswordLength: PASSWORD_MAX,
 			revokeSessionsOnPasswordReset: true,
@@ -140,6 +159,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 		},
 		emailVerification: {
 			sendOnSignUp: true,
+			// A password sign-in on an address not confirmed yet is refused, and the link sent again.
+			sendOnSignIn: true,
 			autoSignInAfterVerification: false,
 			expiresIn: VERIFY_EMAIL_TTL_SECONDS,
 			sendVerificationEmail: async ({ user, token }) => {
@@ -149,6 +170,10 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				else await emails.verifyEmail(user, token)
 			},
 			afterEmailVerification: async (user) => {
+				// The proof of the address ends every session opened before it: only the session the
+				// verifier opens next (app/features/accounts/verification.server.ts) carries the account,
+				// and the admin role ADMIN_EMAILS may give it.
+				await db.delete(schema.session).where(eq(schema.session.userId, user.id))
 				if (isListedAdmin({ email: user.email, emailVerified: true })) {
 					await db.update(schema.user).set({ role: 'admin' }).where(eq(schema.user.id, user.id))
 				}
@@ -180,6 +205,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			expiresIn: SESSION_TTL_SECONDS,
 			updateAge: 24 * 3600,
 		},
+		// A federated sign-in that fails comes back to the sign-in page, which explains the error code.
+		onAPIError: { errorURL: `${env.SITE_URL}/auth/signin` },
 		// Limits are ours (app/platform/rate-limit.server.ts), stored in the database for every instance.
 		rateLimit: { enabled: false },
 		advanced: {
@@ -191,14 +218,32 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			level: 'warn',
 			log: (level, message, ...args) => {
 				const target = level === 'error' && /account_not_linked|state_mismatch|access_denied/.test(message) ? 'warn' : level
-				logger[target]({ source: 'better-auth', details: args.length ? args : undefined }, message)
+				logger[target]({ source: 'better-auth', details: args.length ? withoutSecrets(args) : undefined }, message)
 			},
 		},
 		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],
 		databaseHooks: {
 			user: {
 				create: {
-					before: async (user) => ({ data: { ...user, role: isListedAdmin(user) ? 'admin' : 'user' } }),
+					before: async (user, context) => {
+						// A federated identity creates an account only with an address its provider verified:
+						// an unverified one could be anybody's.
+						if (!user.emailVerified && context?.path !== '/sign-up/email') return false
+						return { data: { ...user, role: isListedAdmin(user) ? 'admin' : 'user' } }
+					},
+				},
+			},
+			session: {
+				create: {
+					// The one place every session is made (password, provider, verification, reset): none for
+					// an account whose address nobody has proved yet.
+					before: async (session) => {
+						const [owner] = await db
+							.select({ emailVerified: schema.user.emailVerified })
+							.from(schema.user)
+							.where(eq(schema.user.id, session.userId))
+						return Boolean(owner?.emailVerified)
+					},
 				},
 			},
 		},

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { createCookie, redirect } from 'react-router'
+import { createCookie, redirect, type Cookie } from 'react-router'
+import { getPlatform } from './platform.server.ts'
 
 /**
  * A one-time message that rides a cookie across a redirect (« Lien envoyé »). It carries a
@@ -13,15 +14,37 @@ export interface Flash {
 	values?: Record<string, string>
 }
 
-const cookie = createCookie('flash', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 })
-
-export async function flashHeader(flash: Omit<Flash, 'id'>, secure: boolean): Promise<string> {
-	return cookie.serialize({ ...flash, id: randomUUID() } satisfies Flash, { secure })
+/*
+ * The cookie is signed with the site's auth secret (another site, or a script on a sibling
+ * subdomain, cannot plant one), and Secure whenever the site is served over https.
+ */
+let cookie: Promise<Cookie> | undefined
+function flashCookie(): Promise<Cookie> {
+	cookie ??= (async () => {
+		const { auth, env } = await getPlatform()
+		const { secret } = await auth.$context
+		return createCookie('flash', {
+			path: '/',
+			httpOnly: true,
+			sameSite: 'lax',
+			maxAge: 60,
+			secure: env.SITE_URL.startsWith('https://'),
+			secrets: [secret],
+		})
+	})().catch((error: unknown) => {
+		cookie = undefined
+		throw error
+	})
+	return cookie
 }
 
-export async function redirectWithFlash(url: string, flash: Omit<Flash, 'id'>, init: { headers?: Headers; secure?: boolean } = {}) {
+export async function flashHeader(flash: Omit<Flash, 'id'>): Promise<string> {
+	return (await flashCookie()).serialize({ ...flash, id: randomUUID() } satisfies Flash)
+}
+
+export async function redirectWithFlash(url: string, flash: Omit<Flash, 'id'>, init: { headers?: Headers } = {}) {
 	const headers = new Headers(init.headers)
-	headers.append('Set-Cookie', await flashHeader(flash, init.secure ?? false))
+	headers.append('Set-Cookie', await flashHeader(flash))
 	return redirect(url, { headers })
 }
 
@@ -40,7 +63,9 @@ function isFlash(value: unknown): value is Flash {
 export async function readFlash(request: Request): Promise<{ flash: Flash | null; clear: string | null }> {
 	const header = request.headers.get('Cookie')
 	if (!header?.includes('flash=')) return { flash: null, clear: null }
-	const value = await cookie.parse(header).catch(() => null)
-	const clear = await cookie.serialize('', { maxAge: 0 })
+	const flashCookieOf = await flashCookie()
+	// An unsigned or forged value parses to null: no message, and the cookie is cleared.
+	const value = await flashCookieOf.parse(header).catch(() => null)
+	const clear = await flashCookieOf.serialize('', { maxAge: 0 })
 	return { flash: isFlash(value) ? value : null, clear }
 }

@@ -1,5 +1,6 @@
 import { getEnv } from './env.server.ts'
 import { httpError } from './http-error.ts'
+import { getLogger } from './logger.server.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
@@ -26,6 +27,11 @@ export function isCrossSite(request: Request, siteUrl = getEnv().SITE_URL): bool
 
 export const originCheckMiddleware = ({ request }: { request: Request }) => {
 	if (isCrossSite(request)) {
-		throw httpError(403, { error: 'Requête refusée : elle ne vient pas de ce site.' })
+		// One short line, no stack: a flood of these must not flood the log.
+		getLogger().warn(
+			{ method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('origin')?.slice(0, 200) ?? null },
+			'cross-site request refused',
+		)
+		throw httpError(403, { reason: 'cross-site', error: 'Requête refusée : elle ne vient pas de ce site.' })
 	}
 }

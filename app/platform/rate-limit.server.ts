@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net'
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db } from './db/client.server.ts'
 import { rateLimit } from './db/schema.ts'
@@ -82,9 +83,27 @@ export function createRateLimits(db: Db): RateLimits {
 	}
 }
 
-/** The client's address as our HTTP server established it (never a client-supplied header). */
+/**
+ * The client's address as our HTTP server established it (never a client-supplied header), as the
+ * per-address limits count it: an IPv6 address by its /64, since one subscriber usually gets a
+ * whole /64 and could otherwise take a fresh address for every attempt.
+ */
 export function clientAddressOf(request: Request): string {
-	return request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown'
+	return addressKey(request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown')
+}
+
+/** An IPv4 address as is; an IPv6 address as its /64 network (« 2001:db8:1:2::/64 »). */
+export function addressKey(address: string): string {
+	if (!isIPv6(address)) return address
+	const [head = '', tail = ''] = address.toLowerCase().split('::') as [string, string?]
+	const left = head ? head.split(':') : []
+	const right = address.includes('::') && tail ? tail.split(':') : []
+	// An embedded IPv4 tail (::ffff:1.2.3.4) counts as two groups; only the first four matter here.
+	const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+	return `${groups
+		.slice(0, 4)
+		.map((group) => Number.parseInt(group, 16).toString(16))
+		.join(':')}::/64`
 }
 
 /** « dans 12 minutes », « dans moins d’une minute », « dans 2 heures » */

@@ -7,8 +7,9 @@ import { readFlash } from '#app/platform/flash.server.ts'
 import { event, media, user } from '#app/platform/db/schema.ts'
 import * as editor from '#app/routes/admin/event-editor.tsx'
 import * as list from '#app/routes/admin/events.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
+import { UNSAFE_TEXT_MESSAGE } from '#app/platform/text-field.ts'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL, thrown, type Outcome } from '../support/requests.ts'
 
@@ -41,11 +42,9 @@ let counter = 0
 async function signUp(name: string): Promise<Person> {
 	counter += 1
 	const email = `personne${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name, email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name, email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
-	return { id: row!.id, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, cookie }
 }
 
 async function admin(name = 'Régie du groupe'): Promise<Person> {
@@ -284,6 +283,9 @@ describe(`admin events on ${databaseKind()}`, () => {
 		const cases: Array<[string, Record<string, string>, string, string]> = [
 			['an empty title', { title: '   ' }, 'title', 'Donnez un titre à l’événement.'],
 			['a title over 120 characters', { title: long(121) }, 'title', 'Le titre ne peut pas dépasser 120 caractères.'],
+			['a NUL byte in the title', { title: 'Concert\u0000' }, 'title', UNSAFE_TEXT_MESSAGE],
+			['a bidi override in the city', { city: 'Nantes\u202e' }, 'city', UNSAFE_TEXT_MESSAGE],
+			['a control character in the description', { description: 'Ligne 1\nLigne 2\u0007' }, 'description', UNSAFE_TEXT_MESSAGE],
 			['no start', { startsAt: '' }, 'startsAt', 'Indiquez la date et l’heure du début.'],
 			[
 				'a start that is no date',
@@ -587,6 +589,12 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(
 				(await thrown(() => list.action(routeArgs(formPost(LIST, { intent: 'publish' }, { cookie: boss.cookie }), LIST)))).status,
 			).toBe(400)
+		})
+
+		it('reads a search with a NUL byte or a bidi override without an error', async () => {
+			const { cookie } = await admin()
+			const result = await listLoad(cookie, `?q=${encodeURIComponent('con\u0000cert\u202e')}`)
+			expect(result.status).toBe(200)
 		})
 
 		it('cuts the list into pages', async () => {

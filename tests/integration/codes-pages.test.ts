@@ -6,14 +6,14 @@ import { addCampaignFile } from '#app/features/codes/campaigns.server.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
 import { erasePersonalData, exportAccountData } from '#app/features/accounts/account-data.server.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import * as home from '#app/routes/dashboard/home.tsx'
 import * as download from '#app/routes/dashboard/download.ts'
 import * as redeem from '#app/routes/public/redeem.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes } from '../support/codes.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
+import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
 
 /*
  * The pages of redemption, called as our server calls them: /redeem for a member and for a
@@ -33,11 +33,9 @@ afterAll(async () => {
 
 async function member() {
 	const email = `fan-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name: 'Camille Fan', email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name: 'Camille Fan', email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
-	return { id: row!.id, email, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, email, cookie }
 }
 
 const post = async (typed: string, cookie?: string) =>

@@ -7,10 +7,10 @@ import { startPlatformWorkers } from '#app/platform/platform.server.ts'
 import * as contact from '#app/routes/public/contact.tsx'
 import * as message from '#app/routes/admin/message.tsx'
 import * as messages from '#app/routes/admin/messages.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
+import { formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts'
 
 /*
@@ -86,10 +86,9 @@ let counter = 0
 async function admin(): Promise<string> {
 	counter += 1
 	const email = `regie${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name: 'Régie', email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
+	const cookie = await signUpConfirmed({ name: 'Régie', email, password: PASSWORD })
 	await db().update(user).set({ role: 'admin' }).where(eq(user.email, email))
-	return cookieFrom(result.headers)
+	return cookie
 }
 
 describe(`contact on ${kind}`, () => {
@@ -227,12 +226,7 @@ describe(`the admin's messages on ${kind}`, () => {
 
 	it('gives a member a 403 and no message, on every loader and action', async () => {
 		const email = `membre-${randomUUID().slice(0, 8)}@exemple.fr`
-		const result = await outcome(
-			await signup.action(
-				routeArgs(formPost('/auth/signup', { name: 'Membre', email, password: PASSWORD, acceptPrivacy: 'on' }), '/auth/signup'),
-			),
-		)
-		const cookie = cookieFrom(result.headers)
+		const cookie = await signUpConfirmed({ name: 'Membre', email, password: PASSWORD })
 		const fields = form()
 		await post(fields)
 		const [stored] = await storedFrom(fields.email)

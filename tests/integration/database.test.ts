@@ -145,6 +145,68 @@ describe.runIf(kind === 'pglite')('the embedded database’s data-folder lock', 
 	})
 })
 
+describe.runIf(kind === 'pglite')('a restart after a crash', () => {
+	let target: TestDatabase
+	beforeAll(async () => {
+		target = await createTestDatabase('pglite')
+	})
+	afterAll(async () => {
+		await target.dispose()
+	})
+
+	it('opens at once when the holder of the lock was killed (kill -9), well before the lock goes stale', async () => {
+		const bin = path.join(root, 'node_modules/.bin')
+		const child = spawn(path.join(bin, 'tsx'), [path.join(root, 'tests/support/open-pglite.ts'), target.dataDir, '--hold'], {
+			cwd: root,
+			env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		})
+		let stdout = ''
+		child.stderr.resume()
+		await new Promise<void>((resolve, reject) => {
+			child.stdout.on('data', (chunk: Buffer) => {
+				stdout += chunk.toString()
+				if (stdout.includes('opened')) resolve()
+			})
+			child.once('exit', (code) => reject(new Error(`the holder exited early (code ${code})`)))
+		})
+		const killed = new Promise((resolve) => child.once('exit', resolve))
+		// tsx runs the script in a child of its own: kill the whole group, as the OOM killer would.
+		process.kill(child.pid!, 'SIGKILL')
+		await killed
+		// The script's own process (tsx's child) may outlive tsx for a moment: wait until its id is gone.
+		const pidFile = path.join(target.dataDir, 'pglite.pid')
+		const holderPid = Number(fs.readFileSync(pidFile, 'utf8'))
+		if (holderPid !== child.pid) {
+			try {
+				process.kill(holderPid, 'SIGKILL')
+			} catch {
+				// already gone
+			}
+		}
+		const deadline = Date.now() + 2_000
+		while (Date.now() < deadline && isAlive(holderPid)) await new Promise((resolve) => setTimeout(resolve, 50))
+
+		const started = Date.now()
+		const reopened = await openPglite(target.dataDir)
+		try {
+			expect(Date.now() - started).toBeLessThan(5_000)
+			await reopened.ping()
+		} finally {
+			await reopened.close()
+		}
+	})
+})
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch {
+		return false
+	}
+}
+
 describe.runIf(kind === 'postgres')('several instances starting at once on PostgreSQL', () => {
 	let target: TestDatabase
 	beforeAll(async () => {

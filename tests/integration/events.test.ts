@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cachedEventDetail, FRESH_MS, invalidateEventCache } from '#app/features/events/cache.server.ts'
 import { countEvents, eventsPage, pastEvents, upcomingEvents } from '#app/features/events/events.server.ts'
 import { event, user } from '#app/platform/db/schema.ts'
-import * as signup from '#app/routes/auth/signup.tsx'
 import * as eventIcs from '#app/routes/public/event-ics.ts'
 import * as eventRoute from '#app/routes/public/event.tsx'
 import * as eventsIcs from '#app/routes/public/events-ics.ts'
@@ -14,8 +13,9 @@ import * as home from '#app/routes/public/home.tsx'
 import * as robots from '#app/routes/public/robots.ts'
 import * as sitemap from '#app/routes/public/sitemap.ts'
 import { daysFrom, insertCover, insertEvent } from '../support/events.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { cookieFrom, formPost, outcome, routeArgs, SITE_URL, thrown } from '../support/requests.ts'
+import { outcome, routeArgs, SITE_URL, thrown } from '../support/requests.ts'
 
 /*
  * The public side of events against a real database: lists, the page (with its 404s, the admin's
@@ -87,10 +87,7 @@ beforeAll(async () => {
 
 	// A member, and an admin (the role set directly: how one becomes admin is the accounts' tests' concern).
 	const signUp = async (email: string) => {
-		const request = formPost('/auth/signup', { name: 'Test', email, password: 'cheval agrafe pile correcte', acceptPrivacy: 'on' })
-		const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-		expect(result.status).toBe(302)
-		return cookieFrom(result.headers)
+		return signUpConfirmed({ name: 'Test', email, password: 'cheval agrafe pile correcte' })
 	}
 	memberCookie = await signUp('fan@exemple.fr')
 	adminCookie = await signUp('cheffe@exemple.fr')

@@ -9,11 +9,11 @@ import * as adminMedia from '#app/routes/admin/media.ts'
 import * as settingsAvatar from '#app/routes/dashboard/settings-avatar.ts'
 import * as settings from '#app/routes/dashboard/settings.tsx'
 import * as mediaFile from '#app/routes/public/media-file.ts'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { startTestS3, type TestS3 } from '../support/s3.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
+import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
 
 /*
  * The media workers as the server starts them (pg-boss on the test database), with the site on
@@ -40,11 +40,10 @@ let counter = 0
 async function member(role: 'user' | 'admin' = 'user') {
 	counter += 1
 	const email = `worker${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name: `Membre ${counter}`, email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
+	const cookie = await signUpConfirmed({ name: `Membre ${counter}`, email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
 	if (role === 'admin') await db().update(user).set({ role: 'admin' }).where(eq(user.id, row!.id))
-	return { id: row!.id, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, cookie }
 }
 
 function upload(path: string, file: Uint8Array, cookie: string) {

@@ -13,10 +13,10 @@ import * as files from '#app/routes/api/files.ts'
 import * as settingsAvatar from '#app/routes/dashboard/settings-avatar.ts'
 import * as settings from '#app/routes/dashboard/settings.tsx'
 import * as mediaFile from '#app/routes/public/media-file.ts'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL, thrown } from '../support/requests.ts'
+import { formPost, get, outcome, routeArgs, SITE_URL, thrown } from '../support/requests.ts'
 
 /*
  * Image uploads end to end on a real database and the local storage: the upload routes with the
@@ -52,12 +52,10 @@ let counter = 0
 async function member(role: 'user' | 'admin' = 'user'): Promise<Member> {
 	counter += 1
 	const email = `image${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name: `Membre ${counter}`, email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name: `Membre ${counter}`, email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
 	if (role === 'admin') await db().update(user).set({ role: 'admin' }).where(eq(user.id, row!.id))
-	return { id: row!.id, email, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, email, cookie }
 }
 
 /** A multipart upload as the browser's FormData sends it. */

@@ -5,10 +5,10 @@ import { siteSetting } from '#app/platform/db/schema.ts'
 import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
 import * as healthz from '#app/routes/api/healthz.ts'
 import * as me from '#app/routes/api/me.ts'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs } from '../support/requests.ts'
+import { get, outcome, routeArgs } from '../support/requests.ts'
 
 /* The per-process platform: opened once, closed cleanly, and a restart keeps what it must keep. */
 const kind = databaseKind()
@@ -47,15 +47,7 @@ describe(`the platform on ${kind}`, () => {
 	})
 
 	it('keeps members signed in across a restart (same secret, same sessions)', async () => {
-		const request = formPost('/auth/signup', {
-			name: 'Nina',
-			email: 'nina@exemple.fr',
-			password: 'cheval agrafe pile correcte',
-			acceptPrivacy: 'on',
-		})
-		const signedUp = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-		expect(signedUp.status).toBe(302)
-		const cookie = cookieFrom(signedUp.headers)
+		const cookie = await signUpConfirmed({ name: 'Nina', email: 'nina@exemple.fr', password: 'cheval agrafe pile correcte' })
 		const [secretBefore] = await env.platform.database.db.select().from(siteSetting).where(eq(siteSetting.key, 'auth_secret'))
 
 		await closePlatform()

@@ -12,11 +12,11 @@ import * as songsList from '#app/routes/admin/setlist/songs.tsx'
 import * as stageView from '#app/routes/admin/setlist/stage.tsx'
 import * as setlists from '#app/routes/admin/setlist/setlists.tsx'
 import * as eventPage from '#app/routes/public/event.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { daysFrom, insertEvent } from '../support/events.ts'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
+import { formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
 
 /*
  * The setlist screens through their real route modules, with the Requests a browser sends: every
@@ -39,12 +39,9 @@ let counter = 0
 async function signUp(name: string, role?: 'admin') {
 	counter += 1
 	const email = `setlist${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const result = await outcome(
-		await signup.action(routeArgs(formPost('/auth/signup', { name, email, password: PASSWORD, acceptPrivacy: 'on' }), '/auth/signup')),
-	)
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name, email, password: PASSWORD })
 	if (role) await db().update(user).set({ role }).where(eq(user.email, email))
-	return { cookie: cookieFrom(result.headers) }
+	return { cookie }
 }
 
 const post = (path: string, fields: Record<string, string>, cookie: string) => formPost(path, fields, { cookie })

@@ -5,10 +5,10 @@ import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { account, outboxMail, session, user } from '#app/platform/db/schema.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
 import * as signin from '#app/routes/auth/signin.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import * as settings from '#app/routes/dashboard/settings.tsx'
 import * as settingsExport from '#app/routes/dashboard/settings-export.ts'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, thrown, type Outcome } from '../support/requests.ts'
 
@@ -48,11 +48,9 @@ let counter = 0
 async function member(name = 'Nina Simone'): Promise<Member> {
 	counter += 1
 	const email = `membre${counter}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const request = formPost('/auth/signup', { name, email, password: PASSWORD, acceptPrivacy: 'on' })
-	const result = await outcome(await signup.action(routeArgs(request, '/auth/signup')))
-	expect(result.status).toBe(302)
+	const cookie = await signUpConfirmed({ name, email, password: PASSWORD })
 	const [row] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
-	return { id: row!.id, email, cookie: cookieFrom(result.headers) }
+	return { id: row!.id, email, cookie }
 }
 
 /** Another sign-in of the same member, as from another browser. */
@@ -169,10 +167,14 @@ describe(`member settings on ${databaseKind()}`, () => {
 			const page = await load(m.cookie, '?email=sent')
 			expect(page.emailSent).toBe(true)
 
-			// The member follows the link: the claim page acts on its POST.
+			// The member follows the link: the claim page acts on its POST, with the account's password.
 			const token = /token=([A-Za-z0-9._-]+)/.exec(link!.text ?? '')?.[1]
 			expect(token, 'a token in the mail').toBeTruthy()
-			const claimRequest = formPost(`/auth/claim?${new URLSearchParams({ mode: 'verifyEmail', token: token! })}`, {}, { cookie: m.cookie })
+			const claimRequest = formPost(
+				`/auth/claim?${new URLSearchParams({ mode: 'verifyEmail', token: token! })}`,
+				{ password: PASSWORD },
+				{ cookie: m.cookie },
+			)
 			const claimed = await outcome(await claim.action(routeArgs(claimRequest, '/auth/claim')))
 			expect(claimed.status).toBe(200)
 			expect(claimed.body).toMatchObject({ state: 'done' })

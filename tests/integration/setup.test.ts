@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSetupLink, hasAdmin } from '#app/features/accounts/setup.server.ts'
 import { siteSetting, user } from '#app/platform/db/schema.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs } from '../support/requests.ts'
 
@@ -87,12 +87,7 @@ describe(`the first-admin set-up link on ${databaseKind()}`, () => {
 
 	it('promotes the signed-in member when the site has no admin yet', async () => {
 		await db().update(user).set({ role: 'user' })
-		const created = await outcome(
-			await signup.action(
-				routeArgs(formPost('/auth/signup', { name: 'Sam', email: 'sam@example.com', password, acceptPrivacy: 'on' }), '/auth/signup'),
-			),
-		)
-		const cookie = cookieFrom(created.headers)
+		const cookie = await signUpConfirmed({ name: 'Sam', email: 'sam@example.com', password })
 		const link = await announceSetupLink(test.platform)
 		expect(((await claimLoader(tokenOf(link!), cookie)).body as { signedIn: boolean }).signedIn).toBe(true)
 		const done = await claimAction(tokenOf(link!), {}, cookie)

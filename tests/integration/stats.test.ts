@@ -11,12 +11,12 @@ import * as adminIndex from '#app/routes/admin/index.tsx'
 import * as live from '#app/routes/admin/live.ts'
 import * as csv from '#app/routes/admin/stats-csv.ts'
 import * as stats from '#app/routes/admin/stats.tsx'
-import * as signup from '#app/routes/auth/signup.tsx'
 import { databaseKind } from '../support/database.ts'
+import { signUpConfirmed } from '../support/members.ts'
 import { insertEvent, daysFrom } from '../support/events.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes, members as insertMembers } from '../support/codes.ts'
-import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
+import { get, outcome, routeArgs, thrown } from '../support/requests.ts'
 
 /*
  * Audience figures and the stats screen on a real database: page views counted as the HTTP server
@@ -38,13 +38,9 @@ const db = () => env.platform.database.db
 
 async function person(role: 'admin' | 'user'): Promise<string> {
 	const email = `${role}-${randomUUID().slice(0, 8)}@exemple.fr`
-	const result = await outcome(
-		await signup.action(
-			routeArgs(formPost('/auth/signup', { name: 'Quelqu’un', email, password: PASSWORD, acceptPrivacy: 'on' }), '/auth/signup'),
-		),
-	)
+	const cookie = await signUpConfirmed({ name: 'Quelqu’un', email, password: PASSWORD })
 	if (role === 'admin') await db().update(user).set({ role: 'admin' }).where(eq(user.email, email))
-	return cookieFrom(result.headers)
+	return cookie
 }
 
 /** A finished response as the HTTP server reports it to the counting hook. */

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm'
+import { user as schemaUser } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
@@ -31,6 +33,7 @@ async function failure(response: Response): Promise<AuthFailure> {
 		return { ok: false, status: 400, message: t('auth.errors.cannotCreate') }
 	if (code === 'PASSWORD_TOO_SHORT' || code === 'PASSWORD_TOO_LONG')
 		return { ok: false, status: 400, message: t('auth.errors.passwordLength') }
+	if (code === 'EMAIL_NOT_VERIFIED') return { ok: false, status: 403, message: t('auth.errors.emailNotVerified') }
 	if (code === 'BANNED_USER') return { ok: false, status: 403, message: t('auth.errors.banned') }
 	if (code === 'INVALID_TOKEN' || code === 'TOKEN_EXPIRED') return { ok: false, status: 400, message: t('auth.errors.invalidToken') }
 	return { ok: false, status: response.status >= 500 ? 503 : 400, message: t('auth.errors.unavailable') }
@@ -94,12 +97,27 @@ export async function signInWithPassword(request: Request, email: string, passwo
 	return outcome
 }
 
-export type SignUpOutcome = AuthOutcome | { ok: 'check-inbox' }
+export type SignUpOutcome = AuthFailure | { ok: 'check-inbox' }
+
+/** How long a sign-up takes at least, new address or known, so that time tells nothing. */
+export const SIGN_UP_RESPONSE_FLOOR_MS = 800
+
+/** Runs `work`, then waits until `floorMs` have passed since the start. */
+async function atLeast<T>(floorMs: number, work: () => Promise<T>): Promise<T> {
+	const started = performance.now()
+	try {
+		return await work()
+	} finally {
+		const left = floorMs - (performance.now() - started)
+		if (left > 0) await new Promise((resolve) => setTimeout(resolve, left))
+	}
+}
 
 /**
- * Creates the account, then signs the new member in. When the address already had an account,
- * Better Auth answers as if it had created one and mails the owner instead; the sign-in that
- * follows fails, and the visitor is asked to look at their inbox — the page never says which.
+ * Creates the account and sends the link that confirms the address; opens no session (whoever
+ * proves the address signs in first: docs/decisions/0001-account-pre-hijacking.md). When the
+ * address already had an account, Better Auth answers the same and mails the owner instead: the
+ * visitor is asked to look at their inbox either way, in the same time.
  */
 export async function signUpWithPassword(
 	request: Request,
@@ -108,16 +126,33 @@ export async function signUpWithPassword(
 	const limited = await limit([['signUpByAddress', clientAddressOf(request)]])
 	if (limited) return limited
 	const { auth } = await getPlatform()
+	const created = await atLeast(SIGN_UP_RESPONSE_FLOOR_MS, () =>
+		call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true })),
+	)
+	return created.ok ? { ok: 'check-inbox' } : created
+}
+
+/**
+ * The first administrator, from the set-up link of the server's log: whoever holds it runs the
+ * server, so the address they type is taken as theirs, and they are signed in at once.
+ */
+export async function signUpFirstAdmin(
+	request: Request,
+	input: { name: string; email: string; password: string },
+): Promise<AuthOutcome | { ok: 'exists' }> {
+	const { auth, database } = await getPlatform()
+	const existing = await database.db.select({ id: schemaUser.id }).from(schemaUser).where(eq(schemaUser.email, input.email))
+	if (existing.length > 0) return { ok: 'exists' }
 	const created = await call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true }))
 	if (!created.ok) return created
-	const signedIn = await call(() =>
+	await database.db.update(schemaUser).set({ emailVerified: true }).where(eq(schemaUser.email, input.email))
+	return call(() =>
 		auth.api.signInEmail({
 			body: { email: input.email, password: input.password, rememberMe: true },
 			headers: request.headers,
 			asResponse: true,
 		}),
 	)
-	return signedIn.ok ? signedIn : { ok: 'check-inbox' }
 }
 
 export async function signOut(request: Request) {
@@ -150,11 +185,6 @@ export async function requestPasswordReset(request: Request, email: string): Pro
 export async function resetPassword(request: Request, token: string, newPassword: string): Promise<AuthOutcome> {
 	const { auth } = await getPlatform()
 	return call(() => auth.api.resetPassword({ body: { token, newPassword }, headers: request.headers, asResponse: true }))
-}
-
-export async function verifyEmail(request: Request, token: string): Promise<AuthOutcome> {
-	const { auth } = await getPlatform()
-	return call(() => auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true }))
 }
 
 export async function resendVerification(request: Request, user: { id: string; email: string }): Promise<AuthFailure | null> {

@@ -4,8 +4,9 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
-import { failureHeaders, limit, resetPassword, signUpWithPassword, verifyEmail } from './auth-actions.server.ts'
-import { CLAIM_MODES, ResetSchema, SetupSchema, type ClaimMode, type ClaimState } from './claim/schemas.ts'
+import { failureHeaders, limit, resetPassword, signUpFirstAdmin } from './auth-actions.server.ts'
+import { confirmAddress } from './verification.server.ts'
+import { CLAIM_MODES, ConfirmSchema, ResetSchema, SetupSchema, type ClaimMode, type ClaimState } from './claim/schemas.ts'
 import { refuseWeakPassword } from './password-policy.server.ts'
 import { getSessionUser } from './session.server.ts'
 import { completeSetup, isSetupTokenValid } from './setup.server.ts'
@@ -54,9 +55,28 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 	const formData = await request.formData()
 
 	if (mode === 'verifyEmail') {
-		const outcome = await verifyEmail(request, token)
-		if (!outcome.ok) return data({ state: 'invalid' as ClaimState, result: null, message: null }, { status: 400 })
-		return data({ state: 'done' as ClaimState, result: null, message: null }, { headers: outcome.headers })
+		// A validation round trip of the form (Conform's `validate` intent) checks and never acts.
+		const submission = parseWithZod(formData, { schema: ConfirmSchema.partial() })
+		if (submission.status !== 'success') {
+			return data(
+				{ state: 'confirm' as ClaimState, result: submission.reply({ hideFields: ['password'] }), message: null },
+				{ status: 400 },
+			)
+		}
+		const outcome = await confirmAddress(request, token, submission.value.password ?? null)
+		if (!outcome) return data({ state: 'invalid' as ClaimState, result: null, message: null }, { status: 400 })
+		if (!outcome.ok) {
+			return data(
+				{
+					state: 'confirm' as ClaimState,
+					result: submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }),
+					message: null,
+				},
+				{ status: outcome.status, headers: failureHeaders(outcome) },
+			)
+		}
+		const signedIn = outcome.headers.getSetCookie().length > 0
+		return data({ state: 'done' as ClaimState, result: null, message: null, signedIn }, { headers: outcome.headers })
 	}
 
 	if (mode === 'resetPassword') {
@@ -95,9 +115,9 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 		)
 	}
 	const { name, email, password } = submission.value
-	const outcome = await signUpWithPassword(request, { name, email, password })
+	const outcome = await signUpFirstAdmin(request, { name, email, password })
 	if (outcome.ok !== true) {
-		const message = outcome.ok === 'check-inbox' ? getT()('auth.claim.setup.existing') : outcome.message
+		const message = outcome.ok === 'exists' ? getT()('auth.claim.setup.existing') : outcome.message
 		return data(
 			{
 				state: 'form' as ClaimState,

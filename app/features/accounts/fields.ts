@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 
 /*
  * The fields every account form shares, with their French messages. Routes build their form
@@ -8,8 +9,7 @@ import { CITY_MAX, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './rul
 
 export { CITY_MAX, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN }
 
-export const emailField = z
-	.string({ error: 'Saisissez votre adresse e-mail.' })
+export const emailField = textField({ error: 'Saisissez votre adresse e-mail.' })
 	.trim()
 	.toLowerCase()
 	.min(1, 'Saisissez votre adresse e-mail.')
@@ -26,16 +26,16 @@ export const currentPasswordField = z
 	.min(1, 'Saisissez votre mot de passe.')
 	.max(PASSWORD_MAX, 'Mot de passe incorrect.')
 
-export const nameField = z
-	.string({ error: 'Indiquez votre nom ou un pseudonyme.' })
+export const nameField = textField({ error: 'Indiquez votre nom ou un pseudonyme.' })
 	.trim()
 	.min(1, 'Indiquez votre nom ou un pseudonyme.')
 	.max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`)
 
 /** A town, optional: an empty value clears it. */
-export const cityField = z.string().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`)
+export const cityField = textField().trim().max(CITY_MAX, `La ville ne peut pas dépasser ${CITY_MAX} caractères.`)
 
 /** A same-site path sent along with a form, checked again by safeRedirect before use. */
+/** Never stored nor shown, only ever read through safeRedirect: a bad value falls back, the form is not refused. */
 export const redirectToField = z.string().max(2048).optional()
 
 /** The new password typed a second time. */

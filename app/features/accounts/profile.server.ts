@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
-import { z } from 'zod'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { user } from '#app/platform/db/schema.ts'
+import { textField } from '#app/platform/text-field.ts'
 import { cityField } from './fields.ts'
 import { NAME_MAX } from './rules.ts'
 import type { Profile } from './types.ts'
@@ -10,7 +10,7 @@ export type { Profile }
 
 /** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
 const settable = {
-	name: z.string().trim().min(1, 'Le nom ne peut pas être vide.').max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
+	name: textField().trim().min(1, 'Le nom ne peut pas être vide.').max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
 	city: cityField,
 } as const
 const clearable = ['city', 'image'] as const

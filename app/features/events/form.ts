@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
+import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
 
 /*
@@ -101,8 +102,8 @@ export function isWebAddress(value: string): boolean {
 }
 
 const requiredText = (max: number, missing: string, tooLong: string) =>
-	z.string({ error: missing }).trim().min(1, missing).max(max, tooLong)
-const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
+	textField({ error: missing }).trim().min(1, missing).max(max, tooLong)
+const optionalText = (max: number, tooLong: string) => textField().trim().max(max, tooLong).optional()
 const requiredDate = (missing: string) =>
 	z.string({ error: missing }).trim().min(1, { message: missing, abort: true }).refine(isValidEventDate, MESSAGES.date)
 const optionalDate = () =>
@@ -147,16 +148,14 @@ const fields = z.object({
 			return number !== null && number >= -180 && number <= 180
 		}, MESSAGES.longitude)
 		.optional(),
-	ticketUrl: z
-		.string()
+	ticketUrl: textField()
 		.trim()
 		.max(EVENT_LIMITS.ticketUrl, { message: MESSAGES.ticketUrlMax, abort: true })
 		.refine(isWebAddress, MESSAGES.ticketUrl)
 		.optional(),
 	priceText: optionalText(EVENT_LIMITS.priceText, MESSAGES.priceText),
 	// Line breaks counted as the browser counts them (one character), whatever it sends.
-	description: z
-		.string()
+	description: textField({ multiline: true })
 		.transform((text) => text.replace(/\r\n?/g, '\n'))
 		.pipe(z.string().max(EVENT_LIMITS.description, MESSAGES.description))
 		.optional(),

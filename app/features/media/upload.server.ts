@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Platform } from '#app/platform/platform.server.ts'
 import { media } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { withoutUnsafeCharacters } from '#app/platform/text-field.ts'
 import { checkImage, EXTENSION, MIME } from './image-type.server.ts'
 import { MEDIA_QUEUE, MEDIA_QUEUE_OPTIONS } from './media-jobs.server.ts'
 import { originalKey } from './media-keys.ts'
@@ -80,7 +81,8 @@ export async function readUploadForm(request: Request, kind: MediaKind): Promise
 	if (!(file instanceof Blob) || file.size === 0) return fail(400, t('media.errors.noFile'))
 	if (file.size > max) return tooLarge
 	const altValue = formData.get('alt')
-	const alt = typeof altValue === 'string' && altValue.trim() ? altValue.trim().slice(0, ALT_MAX) : null
+	const cleanAlt = typeof altValue === 'string' ? withoutUnsafeCharacters(altValue).trim() : ''
+	const alt = cleanAlt ? cleanAlt.slice(0, ALT_MAX) : null
 	return { ok: true, form: { file: new Uint8Array(await file.arrayBuffer()), alt } }
 }
 

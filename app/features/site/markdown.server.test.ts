@@ -17,4 +17,10 @@ describe('renderMarkdown', () => {
 	it('gives the text without markup for share previews', () => {
 		expect(markdownToText('## Infos\n\nUn **concert** [unique](https://x.fr).')).toBe('Infos\nUn concert unique.')
 	})
+
+	it('makes a table focusable, so that a table wider than a phone scrolls from the keyboard', () => {
+		const html = renderMarkdown('| Cookie | Durée |\n| --- | --- |\n| flash | 60 s |\n')
+		expect(html).toMatch(/^<table tabindex="0">/)
+		expect(html).toContain('<td>flash</td>')
+	})
 })

@@ -14,6 +14,10 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 	return defaultLinkOpen(tokens, idx, options, env, self)
 }
 
+// A wide table scrolls sideways on a phone (.prose-site table): it takes the keyboard focus, so that
+// it can be scrolled without a mouse (axe: scrollable-region-focusable).
+markdown.renderer.rules.table_open = () => '<table tabindex="0">\n'
+
 /**
  * The text as HTML. `topHeading` is the level its highest heading may take on the page (a heading
  * never outranks the page's own `<h1>` or the section it sits in): every heading moves down by the

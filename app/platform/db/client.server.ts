@@ -124,8 +124,9 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 			throw new DataDirLockedError(dir) // the holder is starting and has not written its id yet
 		}
 		if (!Number.isInteger(holder) || (holder !== process.pid && isAlive(holder))) throw new DataDirLockedError(dir)
-		// proper-lockfile's unlock only releases a lock this very process took: a dead holder's lock (a
-		// directory) is removed by hand.
+		// proper-lockfile's unlock() refuses a lock this process does not hold (and the holder is
+		// dead): remove the dead holder's lock folder ourselves, then take it as usual. Two processes
+		// racing here cannot both win: only one mkdir of the lock folder succeeds.
 		fs.rmSync(lockfilePath, { recursive: true, force: true })
 		try {
 			release = await lockfile.lock(dir, options)

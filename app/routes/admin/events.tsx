@@ -20,6 +20,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { withoutUnsafeCharacters } from '#app/platform/text-field.ts'
 
 /*
  * The admin's list of events: upcoming, past and drafts as tabs with their counts, a search on
@@ -53,7 +54,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const params = new URL(request.url).searchParams
 	const tab = readTab(params.get('tab'))
-	const q = (params.get('q') ?? '').trim().slice(0, EVENT_SEARCH_MAX)
+	const q = withoutUnsafeCharacters(params.get('q') ?? '')
+		.trim()
+		.slice(0, EVENT_SEARCH_MAX)
 	const page = Number.parseInt(params.get('page') ?? '1', 10)
 	const list = await listEvents(await getDb(), { tab, query: q, page: Number.isFinite(page) ? page : 1 })
 	return { title: pageTitle(getT()('admin.events.metaTitle')), list }
@@ -66,7 +69,12 @@ export async function action({ request }: Route.ActionArgs) {
 	if (intent !== 'delete') throw httpError(400)
 	const id = String(formData.get('eventId') ?? '')
 	const params = new URL(request.url).searchParams
-	const back = listUrl({ tab: readTab(params.get('tab')), q: (params.get('q') ?? '').trim().slice(0, EVENT_SEARCH_MAX) })
+	const back = listUrl({
+		tab: readTab(params.get('tab')),
+		q: withoutUnsafeCharacters(params.get('q') ?? '')
+			.trim()
+			.slice(0, EVENT_SEARCH_MAX),
+	})
 	const deleted = await deleteEvent(await getDb(), id)
 	if (!deleted) return redirectWithFlash(back, { type: 'info', key: 'admin.events.flash.alreadyDeleted' })
 	return redirectWithFlash(back, { type: 'success', key: 'admin.events.flash.deleted', values: { title: deleted.title } })

@@ -44,15 +44,14 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const intent = formData.get('intent')
 	const here = `${LIST}/${params.messageId}`
-	const secure = platform.env.SITE_URL.startsWith('https://')
 	if (intent === 'handled' || intent === 'reopen') {
 		if (!(await setHandled(platform, params.messageId, intent === 'handled'))) return redirect(LIST)
-		if (intent === 'handled') return redirectWithFlash(LIST, { type: 'success', key: 'contact.admin.flash.handled' }, { secure })
-		return redirectWithFlash(here, { type: 'success', key: 'contact.admin.flash.reopened' }, { secure })
+		if (intent === 'handled') return redirectWithFlash(LIST, { type: 'success', key: 'contact.admin.flash.handled' })
+		return redirectWithFlash(here, { type: 'success', key: 'contact.admin.flash.reopened' })
 	}
 	if (intent === 'delete') {
 		await deleteMessage(platform, params.messageId)
-		return redirectWithFlash(LIST, { type: 'success', key: 'contact.admin.flash.deleted' }, { secure })
+		return redirectWithFlash(LIST, { type: 'success', key: 'contact.admin.flash.deleted' })
 	}
 	if (intent !== 'reply') throw data(null, { status: 400 })
 	const submission = parseWithZod(formData, { schema: ReplySchema })
@@ -62,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (outcome.reason === 'missing') return redirect(LIST)
 		return data({ result: submission.reply({ formErrors: [outcome.message] }) }, { status: outcome.reason === 'limited' ? 429 : 503 })
 	}
-	return redirectWithFlash(here, { type: 'success', key: 'contact.admin.flash.replied' }, { secure })
+	return redirectWithFlash(here, { type: 'success', key: 'contact.admin.flash.replied' })
 }
 
 /** A message's text as paragraphs, as typed (React escapes it: no HTML gets through). */

@@ -1,67 +1,34 @@
 import type { Route } from './+types/auth'
-import { limit } from '#app/features/accounts/auth-actions.server.ts'
-import { getSessionUser } from '#app/features/accounts/session.server.ts'
-import { getAuth } from '#app/platform/platform.server.ts'
-import { clientAddressOf, type RuleName } from '#app/platform/rate-limit.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { getAuth } from '#app/platform/platform.server.ts'
 
 /*
- * Better Auth's own endpoints, at its default /api/auth, for other clients too. The limits that
- * guard the site's forms guard these endpoints as well: same rules, same counters.
+ * Better Auth answers on /api/auth/* only what a browser must reach from outside the site's own
+ * forms: the federated providers' return (`/callback/:id`, GET, or POST for Apple's form_post).
+ * Everything else (sign-up, sign-in, reset, verification, e-mail and password changes, account
+ * deletion, profile updates…) goes through the site's forms and their Zod schemas, limits and
+ * rules, which call Better Auth on the server: its own endpoints would be a second door without
+ * them. Anything not listed here is a 404.
  */
-type Key = 'address' | 'email' | 'user'
-const LIMITED: Record<string, [RuleName, Key][]> = {
-	'/sign-in/email': [
-		['signInByAddress', 'address'],
-		['signInByAccount', 'email'],
-	],
-	'/sign-in/social': [['signInByAddress', 'address']],
-	'/sign-up/email': [['signUpByAddress', 'address']],
-	'/request-password-reset': [
-		['resetByAddress', 'address'],
-		['resetByAccount', 'email'],
-	],
-	'/reset-password': [['claimByAddress', 'address']],
-	'/verify-email': [['claimByAddress', 'address']],
-	'/send-verification-email': [['resendByAccount', 'email']],
-	'/change-password': [['settingsByAccount', 'user']],
-	'/change-email': [['settingsByAccount', 'user']],
-	'/delete-user': [['settingsByAccount', 'user']],
+const EXPOSED: { method: 'GET' | 'POST'; path: RegExp }[] = [
+	{ method: 'GET', path: /^\/callback\/[a-z0-9-]{1,40}$/ },
+	{ method: 'POST', path: /^\/callback\/[a-z0-9-]{1,40}$/ },
+]
+
+function exposed(request: Request): boolean {
+	const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '')
+	return EXPOSED.some((entry) => entry.method === request.method && entry.path.test(path))
 }
 
-async function guard(request: Request): Promise<Response | null> {
-	const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '')
-	const rules = LIMITED[path]
-	if (!rules) return null
-	let email: string | null = null
-	if (rules.some(([, key]) => key === 'email')) {
-		const body = (await request
-			.clone()
-			.json()
-			.catch(() => null)) as { email?: unknown } | null
-		email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : null
-	}
-	const userId = rules.some(([, key]) => key === 'user') ? ((await getSessionUser(request))?.id ?? null) : null
-	const checks: [RuleName, string][] = []
-	for (const [rule, key] of rules) {
-		const value = key === 'address' ? clientAddressOf(request) : key === 'email' ? email : userId
-		if (value) checks.push([rule, value])
-	}
-	const limited = await limit(checks)
-	if (!limited) return null
-	return Response.json(
-		{ code: 'TOO_MANY_REQUESTS', message: limited.message },
-		{ status: 429, headers: { 'Retry-After': String(limited.retryAfterSeconds ?? 60) } },
-	)
+async function handle(request: Request) {
+	if (!exposed(request)) throw httpError(404, { error: 'Introuvable.' })
+	return (await getAuth()).handler(request)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-	return (await guard(request)) ?? (await getAuth()).handler(request)
+	return handle(request)
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	if (Number(request.headers.get('content-length') ?? 0) > 64 * 1024) {
-		throw httpError(413, { error: 'Requête trop volumineuse.' })
-	}
-	return (await guard(request)) ?? (await getAuth()).handler(request)
+	return handle(request)
 }

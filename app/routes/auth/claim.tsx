@@ -3,7 +3,8 @@ import type { Route } from './+types/claim'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { claimAction, readLink } from '#app/features/accounts/claim.server.ts'
 import { ConfirmEmail, InvalidLink, PromoteSelf, ResetForm, SetupForm, VerifiedEmail } from '#app/features/accounts/claim/claim-forms.tsx'
-import { ResetSchema, SetupSchema, type ClaimState } from '#app/features/accounts/claim/schemas.ts'
+import { ConfirmSchema, ResetSchema, SetupSchema, type ClaimState } from '#app/features/accounts/claim/schemas.ts'
+import { readVerifyLink } from '#app/features/accounts/verification.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { rewardClaimAction, rewardClaimLoader } from '#app/features/codes/reward-claim.server.ts'
 import { RewardClaim } from '#app/features/codes/reward-claim.tsx'
@@ -37,14 +38,26 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!mode) throw httpError(404)
 	const t = getT()
 	const user = await getSessionUser(request)
-	const base = { mode, title: pageTitle(t(`auth.claim.${mode}.metaTitle`)), signedIn: Boolean(user), userName: user?.name ?? null }
+	const base = {
+		mode,
+		title: pageTitle(t(`auth.claim.${mode}.metaTitle`)),
+		signedIn: Boolean(user),
+		userName: user?.name ?? null,
+		needsPassword: false,
+	}
 	// A reserved code (app/features/codes): its own page, whatever the token.
 	if (mode === 'reward') return { ...base, constraint: null, ...(await rewardClaimLoader(request, token)) }
 	if (!token) return { ...base, state: 'invalid' as ClaimState, constraint: null }
 	const db = await getDb()
 	switch (mode) {
-		case 'verifyEmail':
-			return { ...base, state: 'confirm' as ClaimState, constraint: null }
+		case 'verifyEmail': {
+			// An account with a password: the verifier proves it is theirs by typing it (docs/decisions).
+			const link = await readVerifyLink(token)
+			if (!link) return { ...base, state: 'invalid' as ClaimState, constraint: null }
+			return link.hasPassword
+				? { ...base, state: 'confirm' as ClaimState, needsPassword: true, constraint: getZodConstraint(ConfirmSchema) }
+				: { ...base, state: 'confirm' as ClaimState, constraint: null }
+		}
 		case 'resetPassword':
 			return (await isResetTokenLive(db, token))
 				? { ...base, state: 'form' as ClaimState, constraint: getZodConstraint(ResetSchema) }
@@ -84,8 +97,12 @@ export default function Claim({ loaderData, actionData }: Route.ComponentProps) 
 			{state === 'invalid' && mode !== 'reward' && mode !== 'newsletter' ? (
 				<InvalidLink mode={mode} signedIn={loaderData.signedIn} />
 			) : null}
-			{state === 'done' && mode !== 'newsletter' ? <VerifiedEmail signedIn={loaderData.signedIn} /> : null}
-			{state === 'confirm' && mode !== 'newsletter' ? <ConfirmEmail /> : null}
+			{state === 'done' && mode !== 'newsletter' ? (
+				<VerifiedEmail signedIn={actionData && 'signedIn' in actionData ? Boolean(actionData.signedIn) : loaderData.signedIn} />
+			) : null}
+			{state === 'confirm' && mode !== 'newsletter' ? (
+				<ConfirmEmail needsPassword={loaderData.needsPassword} constraint={loaderData.constraint} result={actionData?.result} />
+			) : null}
 			{state === 'form' && mode === 'resetPassword' ? <ResetForm constraint={loaderData.constraint} result={actionData?.result} /> : null}
 			{state === 'form' && mode === 'setup' ? (
 				loaderData.signedIn ? (

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/signup'
 import { Button } from '#app/components/ui/button.tsx'
@@ -62,21 +62,20 @@ export async function action({ request }: Route.ActionArgs) {
 		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
 	}
 	const { name, email, password, redirectTo } = submission.value
+	// New address or known, the same answer: the link in the mail is what opens the account.
 	const outcome = await signUpWithPassword(request, { name, email, password })
 	// Asked for whether the account was new or not, so that the answer reveals nothing.
 	if (submission.value.newsletter && outcome.ok !== false) {
 		await requestSubscription(await newsletterContext(), { email, source: 'signup' })
 	}
 	if (outcome.ok === 'check-inbox') {
-		return redirectWithFlash('/auth/signin', { type: 'info', key: 'auth.flash.checkInbox' })
+		const signin = redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: safeRedirect(redirectTo) })}` : '/auth/signin'
+		return redirectWithFlash(signin, { type: 'info', key: 'auth.flash.checkInbox' })
 	}
-	if (!outcome.ok) {
-		return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
-			status: outcome.status,
-			headers: failureHeaders(outcome),
-		})
-	}
-	return redirect(safeRedirect(redirectTo), { headers: outcome.headers })
+	return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
+		status: outcome.status,
+		headers: failureHeaders(outcome),
+	})
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {

@@ -90,5 +90,17 @@ export function adminSpecs() {
 			assert.ok(text.includes(t('stats.members.total')), 'the stats screen shows the member count')
 			await page.close()
 		})
+
+		test('the event editor’s required status <select> starts with an empty placeholder option (valid HTML)', async () => {
+			const page = await adminContext.newPage()
+			await visit(page, '/dashboard/admin/events/new')
+			const select = page.getByLabel(t('admin.events.fields.status'))
+			assert.equal(await select.getAttribute('required'), '', 'the status is required')
+			const first = select.locator('option').first()
+			assert.equal(await first.getAttribute('value'), '')
+			assert.equal(await first.innerText(), t('admin.events.fields.statusPlaceholder'))
+			assert.equal(await select.inputValue(), 'scheduled', 'a new event starts « programmé »')
+			await page.close()
+		})
 	})
 }

@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { newMember, signInByForm, signUpByForm } from '../support/accounts.ts'
+import { confirmAddress, newMember, signInByForm, signUpByForm } from '../support/accounts.ts'
 import { audit } from '../support/axe.ts'
 import { assertFieldError } from '../support/forms.ts'
 import { closeAll, newVisitor, pathOf, visit, waitForPath } from '../support/harness.ts'
+import { t } from '../support/i18n.ts'
 
 const INVALID_CREDENTIALS = 'Adresse e-mail ou mot de passe incorrect.'
 
@@ -29,7 +30,7 @@ export function authSpecs() {
 			await audit(page, 'landing')
 		})
 
-		test('a visitor signs up and lands on the dashboard, greeted by first name', async () => {
+		test('a visitor signs up, confirms the address from the mail and lands on the dashboard, greeted by first name', async () => {
 			const response = await visit(page, '/auth/signup')
 			assert.equal(response.status(), 200)
 			await page.getByRole('heading', { level: 1, name: 'Créer un compte' }).waitFor()
@@ -40,8 +41,13 @@ export function authSpecs() {
 			await page.getByLabel('Mot de passe', { exact: true }).fill(member.password)
 			await page.getByRole('checkbox', { name: /politique de confidentialité/ }).check()
 			await page.getByRole('button', { name: 'Créer mon compte' }).click()
+			// No session yet: the sign-in page says to look at the inbox.
+			await waitForPath(page, (url) => url.pathname === '/auth/signin')
+			await page.getByText(t('auth.flash.checkInbox.title'), { exact: true }).waitFor()
+			await audit(page, 'sign-in after sign-up (check your inbox)')
 
-			await waitForPath(page, (url) => url.pathname === '/dashboard')
+			await confirmAddress(context, member)
+			await visit(page, '/dashboard')
 			await page.getByRole('heading', { level: 1, name: `Bonjour ${member.firstName} !` }).waitFor()
 			await audit(page, 'dashboard')
 		})

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { BrowserContext } from 'playwright-core'
-import { newMember, signInAdmin } from '../support/accounts.ts'
+import { confirmAddress, newMember, signInAdmin } from '../support/accounts.ts'
 import { audit } from '../support/axe.ts'
 import { closeAll, newVisitor, visit, waitForPath } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
@@ -72,6 +72,14 @@ export function codeSpecs() {
 			await page.locator('input[name=password]').fill(fan.password)
 			await page.locator('input[name=acceptPrivacy]').check()
 			await page.locator('form button[type=submit]').last().click()
+			// No session before the address is confirmed: the sign-in page keeps where the fan was going.
+			await waitForPath(
+				page,
+				(url) => url.pathname === '/auth/signin' && (url.searchParams.get('redirectTo') ?? '').startsWith('/auth/claim'),
+			)
+			await confirmAddress(fanContext, fan)
+			// Signed in now: the sign-in page sends the fan on to the reward.
+			await page.reload()
 			await waitForPath(page, (url) => url.pathname === '/auth/claim' && url.searchParams.get('mode') === 'reward')
 			await audit(page, 'claim: reward')
 			await page.getByRole('button', { name: t('codes.claim.submit') }).click()

@@ -65,82 +65,69 @@ export function mailLinkSpecs() {
 		})
 		after(() => closeAll(context))
 
-		test('signing up sends « Confirmez votre adresse e-mail » with a button to /auth/claim', async () => {
-			await signUpByForm(context, member)
+		test('signing up opens no session, and sends « Confirmez votre adresse e-mail » with a button to /auth/claim', async () => {
+			await visit(page, '/auth/signup')
+			await page.getByLabel(t('auth.fields.name')).fill(member.name)
+			await page.getByLabel(t('auth.fields.email')).fill(member.email)
+			await page.getByLabel(t('auth.fields.newPassword')).fill(member.password)
+			await page.getByRole('checkbox').check()
+			await page.getByRole('button', { name: t('auth.signup.submit') }).click()
+			await waitForPath(page, (url) => url.pathname === '/auth/signin')
+			await page.getByText(t('auth.flash.checkInbox.title'), { exact: true }).waitFor()
+			assert.equal((await me(context)).status, 401, 'a sign-up must open no session')
+
 			const mail = await waitForMail(member.email, VERIFY_SUBJECT)
 			assert.deepEqual(mail.to, [member.email])
 			link = buttonLink(mail, VERIFY_BUTTON)
 			assert.equal(link.pathname, '/auth/claim')
 			assert.equal(link.searchParams.get('mode'), 'verifyEmail')
 			assert.match(link.searchParams.get('token') ?? '', /^[A-Za-z0-9._-]{16,}$/)
-
-			await visit(page, '/dashboard')
-			await verifyBanner(page).waitFor()
-			assert.ok((await verifyBanner(page).innerText()).includes(member.email), 'the banner names the address')
-			await audit(page, 'dashboard (address not confirmed)')
 		})
 
-		test('opening the link shows a confirmation page and changes nothing by itself', async () => {
+		test('signing in before confirming is refused in French, and sends the link again', async () => {
+			const first = await waitForMail(member.email, VERIFY_SUBJECT)
+			const refused = await trySignIn(context, member, member.password)
+			assert.equal(refused.status, 403)
+			assert.ok(refused.body.includes('Confirmez d’abord votre adresse e-mail'), 'the French reason')
+			await waitForMail(member.email, VERIFY_SUBJECT, [first])
+			assert.equal((await me(context)).status, 401)
+		})
+
+		test('opening the link asks for the password, and changes nothing by itself', async () => {
 			const response = await visit(page, pathAndQuery(link))
 			assert.equal(response.status(), 200)
 			await page.getByRole('heading', { level: 1, name: t('auth.claim.verifyEmail.title') }).waitFor()
-			await page.getByText(t('auth.claim.verifyEmail.intro')).waitFor()
-			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).waitFor()
+			await page.getByText(t('auth.claim.verifyEmail.introPassword')).waitFor()
+			await page.getByLabel(t('auth.fields.password')).waitFor()
+			await page.getByRole('link', { name: t('auth.claim.verifyEmail.chooseNew') }).waitFor()
 			await audit(page, 'claim: confirm an address')
 			// A mail scanner following the link twice confirms nothing.
 			await page.reload()
 			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).waitFor()
-			const profile = await me(context)
-			assert.equal(profile.status, 200)
-			assert.equal(profile.emailVerified, false, 'a GET of the link must not confirm the address')
+			assert.equal((await me(context)).status, 401)
 		})
 
-		test('the button confirms the address, and the dashboard banner is gone', async () => {
+		test('a wrong password is refused next to the form, and confirms nothing', async () => {
+			await page.getByLabel(t('auth.fields.password')).fill('pas du tout le mot de passe')
+			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click()
+			await page.getByText(t('auth.claim.verifyEmail.wrongPassword')).waitFor()
+			await audit(page, 'claim: confirm an address, wrong password')
+			assert.equal((await me(context)).status, 401)
+		})
+
+		test('the right password confirms the address and signs the member in', async () => {
+			await page.getByLabel(t('auth.fields.password')).fill(member.password)
 			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click()
 			await page.getByText(t('auth.claim.verifyEmail.done')).waitFor()
 			await audit(page, 'claim: address confirmed')
-			assert.equal((await me(context)).emailVerified, true)
+			const profile = await me(context)
+			assert.equal(profile.status, 200)
+			assert.equal(profile.emailVerified, true)
 
 			await page.getByRole('link', { name: t('auth.claim.toDashboard') }).click()
 			await waitForPath(page, (url) => url.pathname === '/dashboard')
 			await page.getByRole('heading', { level: 1, name: t('dashboard.home.greeting', { name: member.firstName }) }).waitFor()
-			assert.equal(await verifyBanner(page).count(), 0, 'the « Confirmez votre adresse e-mail » banner is still there')
-			await visit(page, '/dashboard')
-			assert.equal(await verifyBanner(page).count(), 0, 'the banner came back after a reload')
-		})
-	})
-
-	describe('« Renvoyer le lien » on the dashboard banner', SEQUENTIAL, () => {
-		const member = newMember('Noé')
-		let context: BrowserContext
-
-		before(async () => {
-			context = await newVisitor()
-		})
-		after(() => closeAll(context))
-
-		test('sends another verification mail and says so in a toast; the new link confirms the address', async () => {
-			await signUpByForm(context, member)
-			const first = await waitForMail(member.email, VERIFY_SUBJECT)
-			const page = await context.newPage()
-			await visit(page, '/dashboard')
-			await verifyBanner(page)
-				.getByRole('button', { name: t('dashboard.verify.resend') })
-				.click()
-
-			await page.getByText(t('auth.flash.verificationSent.title'), { exact: true }).waitFor()
-			await page.getByText(t('auth.flash.verificationSent.body', { email: member.email }), { exact: true }).waitFor()
-			assert.equal(new URL(page.url()).pathname, '/dashboard')
-
-			const second = await waitForMail(member.email, VERIFY_SUBJECT, [first])
-			assert.equal(mailsTo(member.email, VERIFY_SUBJECT).length, 2, 'exactly one more verification mail')
-			const link = buttonLink(second, VERIFY_BUTTON)
-			await visit(page, pathAndQuery(link))
-			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click()
-			await page.getByText(t('auth.claim.verifyEmail.done')).waitFor()
-			assert.equal((await me(context)).emailVerified, true)
-			await visit(page, '/dashboard')
-			assert.equal(await verifyBanner(page).count(), 0)
+			assert.equal(await verifyBanner(page).count(), 0, 'the « Confirmez votre adresse e-mail » banner shows')
 		})
 	})
 
@@ -273,18 +260,19 @@ export function mailLinkSpecs() {
 			assert.equal(response.status(), 400)
 		})
 
-		test('a forged verification token: the page shows, the button answers « Ce lien a expiré… », never a 500', async () => {
+		test('a forged verification token: the « Ce lien a expiré… » page at once, and its POST changes nothing, never a 500', async () => {
 			for (const token of [forgedJwt(), forgedToken(48)]) {
 				const response = await visit(page, `/auth/claim?mode=verifyEmail&token=${token}`)
 				assert.equal(response.status(), 200)
-				const [post] = await Promise.all([
-					page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/auth/claim')),
-					page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click(),
-				])
-				assert.ok(post.status() < 500, `the confirmation answered ${post.status()}`)
 				await page.getByText(t('auth.claim.invalid.body')).waitFor()
 				const again = page.getByRole('link', { name: t('auth.claim.invalid.askVerify') })
 				assert.equal(await again.getAttribute('href'), '/auth/signin', 'signed out, asking again starts by signing in')
+				const post = await page.context().request.post(`/auth/claim?mode=verifyEmail&token=${token}`, {
+					form: { password: 'nimporte quoi du tout' },
+					headers: sameSite(),
+					maxRedirects: 0,
+				})
+				assert.equal(post.status(), 400, `the confirmation answered ${post.status()}`)
 			}
 			await audit(page, 'claim: forged address link')
 		})

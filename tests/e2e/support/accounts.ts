@@ -35,15 +35,25 @@ export const admin: Member = {
 	password: 'contrebasse lanterne 1987 marée',
 }
 
-/** Posts the sign-up form as the browser would (same-site Origin); the context gets the session cookie. */
-export async function signUpByForm(context: BrowserContext, member: Member): Promise<void> {
+/**
+ * Posts the sign-up form as the browser would (same-site Origin). It opens no session: the site
+ * asks the new member to open the link of the mail (see signUpByForm).
+ */
+export async function signUpOnly(context: BrowserContext, member: Member): Promise<void> {
 	const response = await context.request.post('/auth/signup', {
 		form: { name: member.name, email: member.email, password: member.password, acceptPrivacy: 'on', redirectTo: '' },
 		headers: sameSite(),
 		maxRedirects: 0,
 	})
 	assert.equal(response.status(), 302, `sign-up of ${member.email} answered ${response.status()}: ${(await response.text()).slice(0, 500)}`)
-	assert.equal(response.headers()['location'], '/dashboard')
+	assert.equal(response.headers()['location'], '/auth/signin')
+	assert.ok(!(response.headers()['set-cookie'] ?? '').includes('session_token='), 'a sign-up must open no session')
+}
+
+/** Signs up, then confirms the address from the mail with the password: the context is signed in. */
+export async function signUpByForm(context: BrowserContext, member: Member): Promise<void> {
+	await signUpOnly(context, member)
+	await confirmAddress(context, member)
 }
 
 export async function signInByForm(context: BrowserContext, member: Member, redirectTo = ''): Promise<string> {
@@ -56,7 +66,7 @@ export async function signInByForm(context: BrowserContext, member: Member, redi
 	return response.headers()['location'] ?? ''
 }
 
-/** Opens the confirmation link the site mailed to this member and confirms the address. */
+/** Opens the latest confirmation link the site mailed to this member and confirms the address with the password. */
 export async function confirmAddress(context: BrowserContext, member: Member): Promise<void> {
 	const isVerifyLink = (url: URL) => url.pathname === '/auth/claim' && url.searchParams.get('mode') === 'verifyEmail'
 	const mail = await h.mailbox.waitFor(member.email, (m) => {
@@ -70,6 +80,7 @@ export async function confirmAddress(context: BrowserContext, member: Member): P
 	const page = await context.newPage()
 	try {
 		await visit(page, link.pathname + link.search)
+		await page.getByLabel(t('auth.fields.password')).fill(member.password)
 		await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click()
 		await page.getByText(t('auth.claim.verifyEmail.done')).waitFor()
 	} finally {
@@ -86,7 +97,6 @@ let adminReady = false
 export async function signInAdmin(context: BrowserContext): Promise<void> {
 	if (!adminReady) {
 		await signUpByForm(context, admin)
-		await confirmAddress(context, admin)
 		adminReady = true
 		return
 	}

@@ -1,8 +1,7 @@
 /* Signing in with the OpenID Connect provider the way a person does: the site's button, the provider's pages. */
 import assert from 'node:assert/strict'
 import type { BrowserContext, Page } from 'playwright-core'
-import { admin, signInAdmin } from './accounts.ts'
-import { h, newVisitor, visit } from './harness.ts'
+import { h, visit } from './harness.ts'
 import { t } from './i18n.ts'
 import type { OidcUser } from './oidc.ts'
 
@@ -90,36 +89,10 @@ export async function me(context: BrowserContext): Promise<MeAnswer> {
 	return { status: 200, ...((await response.json()) as Omit<MeAnswer, 'status'>) }
 }
 
-/** The sign-in methods of the session's account (Better Auth's /api/auth/list-accounts). */
+/** The sign-in methods of the session's account, as the member's own data export lists them. */
 export async function signInMethods(context: BrowserContext): Promise<string[]> {
-	const response = await context.request.get('/api/auth/list-accounts')
-	assert.equal(response.status(), 200, `list-accounts answered ${response.status()}: ${(await response.text()).slice(0, 300)}`)
-	const accounts = (await response.json()) as { providerId: string }[]
-	return accounts.map((a) => a.providerId).sort()
-}
-
-let adminContext: Promise<BrowserContext> | undefined
-
-/** The admin's own browser context, signed in once (specs running side by side share it). */
-function adminSession(): Promise<BrowserContext> {
-	adminContext ??= (async () => {
-		const context = await newVisitor()
-		await signInAdmin(context)
-		return context
-	})()
-	return adminContext
-}
-
-/** The accounts the site holds for this exact address, as the admin sees them (Better Auth's admin API). */
-export async function usersWithEmail(email: string): Promise<{ id: string; email: string }[]> {
-	const context = await adminSession()
-	const query = new URLSearchParams({ filterField: 'email', filterValue: email.toLowerCase(), filterOperator: 'eq' })
-	const response = await context.request.get(`/api/auth/admin/list-users?${query}`)
-	assert.equal(
-		response.status(),
-		200,
-		`admin list-users (as ${admin.email}) answered ${response.status()}: ${(await response.text()).slice(0, 300)}`,
-	)
-	const body = (await response.json()) as { users: { id: string; email: string }[] }
-	return body.users
+	const response = await context.request.get('/dashboard/settings/export')
+	assert.equal(response.status(), 200, `the data export answered ${response.status()}: ${(await response.text()).slice(0, 300)}`)
+	const data = (await response.json()) as { signInMethods: { provider: string }[] }
+	return data.signInMethods.map((m) => m.provider).sort()
 }

@@ -6,9 +6,10 @@ import { useEditedFields, validateOnServer } from '#app/components/forms/validat
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PASSWORD_MIN } from '../rules.ts'
-import type { ClaimMode, ResetSchema, SetupSchema } from './schemas.ts'
+import type { ClaimMode, ConfirmSchema, ResetSchema, SetupSchema } from './schemas.ts'
 
 /* The screens of an e-mailed link: confirm an address, choose a password, become the first admin. */
 
@@ -33,15 +34,35 @@ export function InvalidLink(props: { mode: ClaimMode; signedIn: boolean }) {
 	)
 }
 
-export function ConfirmEmail() {
+export function ConfirmEmail(props: { needsPassword: boolean; constraint: Constraint; result: Result }) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
+	const [form, fields] = useForm<z.input<typeof ConfirmSchema>>({
+		lastResult: props.result,
+		constraint: props.constraint ?? undefined,
+		...validateOnServer,
+	})
+	const edited = useEditedFields(props.result)
 	return (
-		<Form method="post" className="mt-4 flex flex-col gap-6">
-			<p className="text-muted">{t('auth.claim.verifyEmail.intro')}</p>
+		<Form method="post" className="mt-4 flex flex-col gap-6" {...getFormProps(form)} onInput={edited.onInput}>
+			<p className="text-muted">{props.needsPassword ? t('auth.claim.verifyEmail.introPassword') : t('auth.claim.verifyEmail.intro')}</p>
+			<FormError id={form.errorId} errors={form.errors} />
+			{props.needsPassword ? (
+				<Field label={t('auth.fields.password')} errors={edited.errors(fields.password)}>
+					{(control) => <Input {...getInputProps(fields.password, { type: 'password' })} {...control} autoComplete="current-password" />}
+				</Field>
+			) : null}
 			<Button type="submit" size="lg" disabled={navigation.state === 'submitting'}>
 				{t('auth.claim.verifyEmail.submit')}
 			</Button>
+			{props.needsPassword ? (
+				<p className="text-sm text-muted">
+					{t('auth.claim.verifyEmail.notYours')}{' '}
+					<Link to="/auth/forgot-password" className={linkClasses()}>
+						{t('auth.claim.verifyEmail.chooseNew')}
+					</Link>
+				</p>
+			) : null}
 		</Form>
 	)
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { confirmPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../fields.ts'
+import { confirmPasswordField, currentPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../fields.ts'
 
 /** What an e-mailed link to /auth/claim is for. */
 export const CLAIM_MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward', 'newsletter'] as const
@@ -13,3 +13,6 @@ export const ResetSchema = z.object({ password: newPasswordField, confirm: confi
 export const SetupSchema = z
 	.object({ name: nameField, email: emailField, password: newPasswordField, confirm: confirmPasswordField })
 	.superRefine(passwordsMatch('password'))
+
+/** Confirming an address of an account with a password: the verifier proves the account is theirs. */
+export const ConfirmSchema = z.object({ password: currentPasswordField })

@@ -181,6 +181,10 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 							<Field label={t('admin.events.fields.status')} errors={fields.status.errors}>
 								{(control) => (
 									<Select {...getSelectProps(fields.status)} {...control}>
+										{/* A required <select> starts with an empty option (HTML: its placeholder label option). */}
+										<option value="" disabled>
+											{t('admin.events.fields.statusPlaceholder')}
+										</option>
 										{EVENT_STATUSES.map((status) => (
 											<option key={status} value={status}>
 												{statusLabels[status]}

@@ -1,0 +1,124 @@
+import type http from 'node:http'
+
+/*
+ * Every request body is counted while it streams in, whatever its framing (Content-Length or
+ * chunked, which declares nothing), and cut at the limit of its route with a 413. Nothing above
+ * this layer (React Router, the form guard's `request.clone().formData()`, Better Auth's `.json()`)
+ * can then hold more than that limit in memory.
+ */
+
+const KB = 1024
+const MB = 1024 * KB
+
+/**
+ * Uploads, each a little above what its route accepts (plus the multipart envelope), so that the
+ * route's own French refusal shows first: cover 15 MB, avatar 5 MB, a code campaign's file 200 MB
+ * (features/codes/rules.ts), CSV imports of codes 8 MB, of subscribers 20 MB, of songs 512 kB.
+ */
+const UPLOADS: [route: string | RegExp, limit: number][] = [
+	['/dashboard/admin/media', 16 * MB],
+	['/dashboard/settings/avatar', 6 * MB],
+	[/^\/dashboard\/admin\/codes\/[^/]+\/files$/, 200 * MB + 64 * KB],
+	[/^\/dashboard\/admin\/codes\/[^/]+\/import$/, 8 * MB + 64 * KB],
+	['/dashboard/admin/newsletter/subscribers/import', 20 * MB + 64 * KB],
+	['/dashboard/admin/setlist/songs/import', 512 * KB + 64 * KB],
+]
+/** Sign-in, sign-up, reset and Better Auth's endpoints: a few short fields. */
+const SMALL_PREFIXES = ['/auth/', '/api/auth/', '/api/me']
+export const SMALL_BODY_BYTES = 64 * KB
+/** Every other form (the longest is an event's 10,000-character description, URL-encoded). */
+export const FORM_BODY_BYTES = 256 * KB
+
+const matches = (pathname: string, prefix: string) =>
+	pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)
+
+/** The largest body this path may receive, in bytes. */
+export function bodyLimitFor(pathname: string): number {
+	for (const [route, limit] of UPLOADS) if (typeof route === 'string' ? matches(pathname, route) : route.test(pathname)) return limit
+	if (SMALL_PREFIXES.some((prefix) => matches(pathname, prefix) || pathname === prefix.replace(/\/$/, ''))) return SMALL_BODY_BYTES
+	return FORM_BODY_BYTES
+}
+
+/** How much of a refused body is thrown away, and for how long, before the connection is cut. */
+const DRAIN_BYTES = 64 * MB
+const DRAIN_MS = 2_000
+
+/**
+ * Closes our side of the connection once the 413 is out (the client reads it, then sees the end),
+ * and meanwhile throws away what the client still sends: a socket destroyed on unread data is
+ * reset, and a reset can wipe the 413 from the client's buffers before it reads it. A client that
+ * keeps sending is cut after DRAIN_BYTES or DRAIN_MS. Nothing is kept in memory.
+ */
+function drainThenClose(req: http.IncomingMessage) {
+	let drained = 0
+	const cut = () => {
+		clearTimeout(timer)
+		req.off('data', discard)
+		req.socket.destroy()
+	}
+	const discard = (chunk: Buffer) => {
+		drained += chunk.byteLength
+		if (drained > DRAIN_BYTES) cut()
+	}
+	const timer = setTimeout(cut, DRAIN_MS)
+	timer.unref()
+	req.on('data', discard)
+	req.socket.once('close', () => clearTimeout(timer))
+	req.socket.end()
+	req.resume()
+}
+
+class BodyTooLarge extends Error {
+	constructor() {
+		super('request body too large')
+		this.name = 'AbortError' // read by the request listener as the client going away: it answers nothing itself
+	}
+}
+
+/**
+ * Answers 413, then closes the connection through drainThenClose. Not with `Connection: close`:
+ * Node would destroy the socket as soon as the answer is flushed, on unread data, and the reset
+ * that follows can wipe the answer from the client's buffers before it reads it.
+ */
+function tooLarge(req: http.IncomingMessage, res: http.ServerResponse) {
+	if (res.headersSent) {
+		res.destroy()
+		return
+	}
+	res.once('finish', () => drainThenClose(req))
+	res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
+	res.end('Envoi trop volumineux.')
+}
+
+/**
+ * Puts the limit of its route on this request's body. Returns false when the request was already
+ * answered (a declared length over the limit); otherwise counts each chunk as it arrives and, at
+ * the first byte past the limit, aborts the body for whoever reads it (their Request's signal
+ * fires, so React Router answers nothing itself), answers 413 and closes the connection.
+ */
+export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): boolean {
+	if (req.method === 'GET' || req.method === 'HEAD') return true
+	const limit = bodyLimitFor(pathname)
+	const declared = req.headers['content-length']
+	if (declared !== undefined && !(Number(declared) <= limit)) {
+		tooLarge(req, res)
+		return false
+	}
+	let received = 0
+	const count = (chunk: Buffer) => {
+		received += chunk.byteLength
+		if (received <= limit) return
+		req.off('data', count)
+		req.pause()
+		// After this chunk has reached every listener (the body's reader enqueues it right after us):
+		// whoever reads the body sees it fail as an aborted request, and stops.
+		process.nextTick(() => {
+			req.emit('error', new BodyTooLarge())
+			tooLarge(req, res)
+		})
+	}
+	req.on('data', count)
+	// An error we raised (or a broken connection) must never be an unhandled 'error' event.
+	req.on('error', () => {})
+	return true
+}
