@@ -70,7 +70,7 @@ export function mailLinkSpecs() {
 			await page.getByLabel(t('auth.fields.name')).fill(member.name)
 			await page.getByLabel(t('auth.fields.email')).fill(member.email)
 			await page.getByLabel(t('auth.fields.newPassword')).fill(member.password)
-			await page.getByRole('checkbox').check()
+			await page.getByRole('checkbox', { name: /politique de confidentialité/ }).check()
 			await page.getByRole('button', { name: t('auth.signup.submit') }).click()
 			await waitForPath(page, (url) => url.pathname === '/auth/signin')
 			await page.getByText(t('auth.flash.checkInbox.title'), { exact: true }).waitFor()
