@@ -91,8 +91,15 @@ export function setlistSpecs() {
 			// Each key waits for what it announces, as a person listening would.
 			const said = (text: string) =>
 				page.waitForFunction((text) => document.querySelector('[id^="DndLiveRegion"]')?.textContent?.includes(text), text)
+			// dnd-kit's keyboard sensor starts listening for the arrows in a setTimeout(0) after the
+			// pick-up, which can come after the announcement: a key pressed in between is lost. One
+			// turn of the page's timers lets it start, as a person's pause would.
+			const pickedUp = async (title: string) => {
+				await said(`« ${title} »`)
+				await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
+			}
 			await page.keyboard.press('Space')
-			await said(`« ${SONGS[0]} »`)
+			await pickedUp(SONGS[0]!)
 			await page.keyboard.press('ArrowDown')
 			await said('position 2 sur 3')
 			await page.keyboard.press('ArrowDown')
@@ -115,7 +122,7 @@ export function setlistSpecs() {
 			// Escape cancels a move: the order stays.
 			await page.getByRole('button', { name: t('setlist.dnd.handle', { title: SONGS[1]!, position: 1, total: 3 }) }).focus()
 			await page.keyboard.press('Space')
-			await said(`« ${SONGS[1]} »`)
+			await pickedUp(SONGS[1]!)
 			await page.keyboard.press('ArrowDown')
 			await said('position 2 sur 3')
 			await page.keyboard.press('Escape')
