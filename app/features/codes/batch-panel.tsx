@@ -2,12 +2,13 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { Download, Printer, Upload } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Form, Link, useNavigation, useRevalidator } from 'react-router'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { formatDateTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { BatchInput } from './batch-form.ts'
+import { BatchSchema, type BatchInput } from './batch-form.ts'
 
 const BASE = '/dashboard/admin/codes'
 
@@ -141,7 +142,7 @@ export function BatchPanel(props: {
 		id: 'form-lot',
 		lastResult: props.result,
 		constraint: props.constraint,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(BatchSchema),
 	})
 	return (
 		<section aria-labelledby="lots" className="rounded-card border border-line bg-surface p-5 sm:p-6">

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { CampaignInput } from './campaign-form.ts'
+import { CampaignSchema, type CampaignInput } from './campaign-form.ts'
 
 type Constraint = Parameters<typeof useForm<CampaignInput>>[0]['constraint']
 
@@ -25,7 +26,7 @@ export function CampaignFormView(props: {
 		lastResult: props.result,
 		constraint: props.constraint,
 		defaultValue: props.defaultValue,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(CampaignSchema),
 	})
 	return (
 		<Form method="post" className="flex flex-col gap-5" {...getFormProps(form)}>

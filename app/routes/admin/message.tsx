@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/message'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Dialog } from '#app/components/ui/dialog.tsx'
@@ -87,7 +88,7 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
 		id: `reponse-${message.id}-${message.replies.length}`,
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
-		shouldRevalidate: 'onInput',
+		...validateInBrowser(ReplySchema),
 	})
 	const busy = navigation.state !== 'idle'
 	const mailLabel: Record<string, string> = {

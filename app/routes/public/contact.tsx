@@ -4,6 +4,7 @@ import { Mail } from 'lucide-react'
 import { data, Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/contact'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
@@ -66,9 +67,9 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
 	const [form, fields] = useForm<z.input<typeof ContactSchema>>({
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
+		...validateOnServer,
 	})
+	const edited = useEditedFields(actionData?.result)
 	return (
 		<div className="mx-auto grid max-w-page gap-12 px-gutter pt-28 pb-20 sm:pt-32 lg:grid-cols-[1fr_1.3fr]">
 			<header>
@@ -99,17 +100,17 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
 						</div>
 					</div>
 				) : null}
-				<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)}>
+				<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
 					<FormError id={form.errorId} errors={form.errors} />
 					<div className="grid gap-5 sm:grid-cols-2">
-						<Field label={t('contact.fields.name')} errors={fields.name.errors}>
+						<Field label={t('contact.fields.name')} errors={edited.errors(fields.name)}>
 							{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
 						</Field>
-						<Field label={t('contact.fields.email')} errors={fields.email.errors}>
+						<Field label={t('contact.fields.email')} errors={edited.errors(fields.email)}>
 							{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 						</Field>
 					</div>
-					<Field label={t('contact.fields.subject')} errors={fields.subject.errors}>
+					<Field label={t('contact.fields.subject')} errors={edited.errors(fields.subject)}>
 						{(control) => (
 							<Select {...getSelectProps(fields.subject)} {...control} defaultValue={fields.subject.initialValue ?? ''}>
 								<option value="" disabled>
@@ -126,7 +127,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
 					<Field
 						label={t('contact.fields.message')}
 						hint={t('contact.fields.messageHint', { max: CONTACT_MESSAGE_MAX.toLocaleString('fr-FR') })}
-						errors={fields.message.errors}
+						errors={edited.errors(fields.message)}
 					>
 						{(control) => <Textarea {...getTextareaProps(fields.message)} {...control} rows={8} />}
 					</Field>

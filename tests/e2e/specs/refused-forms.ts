@@ -155,6 +155,47 @@ export function refusedFormSpecs() {
 			await page.close()
 		})
 
+		test('setlist song: a refused duration, then typing, then the corrected song is saved', async () => {
+			const page = await adminContext.newPage()
+			await visit(page, '/dashboard/admin/setlist/songs/new')
+			await page.getByLabel(t('setlist.song.fields.title'), { exact: true }).fill('Refrain refusé')
+			const duration = page.getByLabel(t('setlist.song.fields.duration'))
+			await duration.fill('7:99')
+			await page.getByRole('button', { name: t('setlist.song.create') }).click()
+			await assertFieldError(duration, 'minutes et secondes', 'the duration 7:99')
+			await typeAfterRefusal(page, duration, '7:99', '9', 'song, duration')
+			await duration.fill('3:30')
+			assert.equal(await duration.getAttribute('aria-invalid'), null, 'the duration’s message goes once it is right')
+			await page.getByRole('button', { name: t('setlist.song.create') }).click()
+			await page.waitForURL((url) => url.pathname === '/dashboard/admin/setlist/songs')
+			await page.close()
+		})
+
+		test('code campaign: a refused save without a name, then typing', async () => {
+			const page = await adminContext.newPage()
+			await visit(page, '/dashboard/admin/codes/new')
+			const name = page.getByLabel(t('admin.codes.form.name'), { exact: true })
+			await page.getByRole('button', { name: t('admin.codes.form.create') }).click()
+			await assertFieldError(name, 'Donnez un nom', 'the empty campaign name')
+			await typeAfterRefusal(page, name, '', 'C', 'campaign, name')
+			assert.equal(await name.getAttribute('aria-invalid'), null, 'the name’s message goes once a name is typed')
+			await page.close()
+		})
+
+		test('contact: refused, then typing', async () => {
+			const page = await anonymous.newPage()
+			await visit(page, '/contact')
+			const message = page.getByLabel(t('contact.fields.message'), { exact: true })
+			await message.fill('Salut')
+			await page.getByRole('button', { name: t('contact.submit') }).click()
+			const name = page.getByLabel(t('contact.fields.name'), { exact: true })
+			await assertFieldError(name, 'Indiquez votre nom.', 'the empty name')
+			await typeAfterRefusal(page, name, '', 'Y', 'contact, name')
+			assert.equal(await name.getAttribute('aria-invalid'), null, 'an edited field no longer shows the refused value’s message')
+			assert.equal(await message.inputValue(), 'Salut', 'the message typed before the refusal is kept')
+			await page.close()
+		})
+
 		test('claim (new password from the mailed link): refused, then typing', async () => {
 			const page = await anonymous.newPage()
 			await visit(page, '/auth/forgot-password')

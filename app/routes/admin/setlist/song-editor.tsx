@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from 'lucide-react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/song-editor'
+import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
@@ -78,7 +79,7 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 		lastResult: actionData?.result,
 		constraint: loaderData.constraint,
 		defaultValue: values,
-		shouldRevalidate: 'onBlur',
+		...validateInBrowser(SongFormSchema),
 	})
 	const optional = t('setlist.song.optional')
 	return (
