@@ -180,7 +180,9 @@ describe(`/redeem on ${kind}`, () => {
 		const reserved = ((await post(codes[2]!)).body as { reserved: { claim: string } }).reserved
 		// The claim page's « Créer un compte » link, then the sign-up form, which opens no session.
 		const email = `nouveau-${randomUUID().slice(0, 8)}@exemple.fr`
-		const signupPage = await signup.loader(routeArgs(get(`/auth/signup?${new URLSearchParams({ redirectTo: reserved.claim })}`), '/auth/signup'))
+		const signupPage = await signup.loader(
+			routeArgs(get(`/auth/signup?${new URLSearchParams({ redirectTo: reserved.claim })}`), '/auth/signup'),
+		)
 		expect(signupPage.redirectTo).toBe(reserved.claim)
 		const fields = { name: 'Sacha Nouveau', email, password: PASSWORD, acceptPrivacy: 'on', redirectTo: signupPage.redirectTo! }
 		const signedUp = await outcome(await signup.action(routeArgs(formPost('/auth/signup', fields), '/auth/signup')))

@@ -79,7 +79,8 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 		const signedIn = outcome.headers.getSetCookie().length > 0
 		// A sign-up that came from somewhere (a reserved code's claim) goes back there, signed in.
 		const next = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
-		if (signedIn && next) return redirectWithFlash(next, { type: 'success', key: 'auth.flash.addressConfirmed' }, { headers: outcome.headers })
+		if (signedIn && next)
+			return redirectWithFlash(next, { type: 'success', key: 'auth.flash.addressConfirmed' }, { headers: outcome.headers })
 		return data({ state: 'done' as ClaimState, result: null, message: null, signedIn }, { headers: outcome.headers })
 	}
 
