@@ -24,8 +24,8 @@ function firstName(name: string) {
 export function createAuthEmails(env: Env, mailer: Mailer) {
 	const identity = mailIdentity(env)
 	return {
-		verifyEmail(user: { name: string; email: string }, token: string) {
-			const href = claimUrl(env, 'verifyEmail', token)
+		verifyEmail(user: { name: string; email: string }, token: string, redirectTo: string | null = null) {
+			const href = claimUrl(env, 'verifyEmail', token, redirectTo ? { redirectTo } : {})
 			return mailer.sendMail({
 				kind: 'verify-email',
 				to: user.email,

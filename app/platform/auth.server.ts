@@ -94,6 +94,21 @@ function withoutSecrets(details: unknown[]): unknown {
 	}
 }
 
+/**
+ * The path a confirmation link leads to once the address is confirmed: the `callbackURL` a sign-up
+ * gave (app/routes/auth/signup.tsx), when it is a path of this site. The claim page checks it again
+ * before going there (a sign-up can also come straight to Better Auth's own endpoint).
+ */
+function returnPath(url: string): string | null {
+	let callback: string | null
+	try {
+		callback = new URL(url).searchParams.get('callbackURL')
+	} catch {
+		return null
+	}
+	return callback && callback !== '/' && callback.startsWith('/') && !callback.startsWith('//') ? callback : null
+}
+
 export function createAuth(options: { db: Db; env: Env; secret: string; emails: AuthEmails; logger: Logger }) {
 	const { db, env, secret, emails, logger } = options
 	const adminEmails = new Set(env.ADMIN_EMAILS)
@@ -163,11 +178,11 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			sendOnSignIn: true,
 			autoSignInAfterVerification: false,
 			expiresIn: VERIFY_EMAIL_TTL_SECONDS,
-			sendVerificationEmail: async ({ user, token }) => {
+			sendVerificationEmail: async ({ user, url, token }) => {
 				// The same link verifies a new account and a changed address; the mail says which.
 				const [stored] = await db.select({ email: schema.user.email }).from(schema.user).where(eq(schema.user.id, user.id))
 				if (stored && stored.email !== user.email.toLowerCase()) await emails.changeEmail(user, user.email, token)
-				else await emails.verifyEmail(user, token)
+				else await emails.verifyEmail(user, token, returnPath(url))
 			},
 			afterEmailVerification: async (user) => {
 				// The proof of the address ends every session opened before it: only the session the

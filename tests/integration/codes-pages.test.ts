@@ -6,14 +6,15 @@ import { addCampaignFile } from '#app/features/codes/campaigns.server.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
 import { erasePersonalData, exportAccountData } from '#app/features/accounts/account-data.server.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
+import * as signup from '#app/routes/auth/signup.tsx'
 import * as home from '#app/routes/dashboard/home.tsx'
 import * as download from '#app/routes/dashboard/download.ts'
 import * as redeem from '#app/routes/public/redeem.tsx'
 import { databaseKind } from '../support/database.ts'
-import { signUpConfirmed } from '../support/members.ts'
+import { signUpConfirmed, verifyLinkFor } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes } from '../support/codes.ts'
-import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
+import { cookieFrom, formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
 
 /*
  * The pages of redemption, called as our server calls them: /redeem for a member and for a
@@ -172,6 +173,65 @@ describe(`/redeem on ${kind}`, () => {
 		expect(replay.status).toBe(400)
 		const after = await claim.loader(routeArgs(get(reserved.claim), '/auth/claim'))
 		expect(after).toMatchObject({ state: 'invalid' })
+	})
+
+	it('brings a visitor who signs up back to the claim from the confirmation mail, code still held', async () => {
+		const { codes } = await withFile()
+		const reserved = ((await post(codes[2]!)).body as { reserved: { claim: string } }).reserved
+		// The claim page's « Créer un compte » link, then the sign-up form, which opens no session.
+		const email = `nouveau-${randomUUID().slice(0, 8)}@exemple.fr`
+		const signupPage = await signup.loader(
+			routeArgs(get(`/auth/signup?${new URLSearchParams({ redirectTo: reserved.claim })}`), '/auth/signup'),
+		)
+		expect(signupPage.redirectTo).toBe(reserved.claim)
+		const fields = { name: 'Sacha Nouveau', email, password: PASSWORD, acceptPrivacy: 'on', redirectTo: signupPage.redirectTo! }
+		const signedUp = await outcome(await signup.action(routeArgs(formPost('/auth/signup', fields), '/auth/signup')))
+		expect(signedUp.status).toBe(302)
+		expect(signedUp.headers.getSetCookie().join()).not.toMatch(/session_token=/)
+
+		// Meanwhile nobody else can take the code.
+		const thief = await member()
+		expect((await post(codes[2]!, thief.cookie)).status).toBe(410)
+
+		// The mail's link carries the claim; confirming with the password lands there, signed in.
+		const link = await verifyLinkFor(email)
+		expect(link.origin).toBe(SITE_URL)
+		expect(link.searchParams.get('redirectTo')).toBe(reserved.claim)
+		const target = link.pathname + link.search
+		const confirmed = await outcome(await claim.action(routeArgs(formPost(target, { password: PASSWORD }), '/auth/claim')))
+		expect(confirmed.status).toBe(302)
+		expect(confirmed.headers.get('location')).toBe(reserved.claim)
+		const cookie = cookieFrom(confirmed.headers)
+		expect(cookie).toMatch(/session_token=/)
+
+		// The claim page, signed in now: one button, no code to type; the grant is theirs.
+		const page = await claim.loader(routeArgs(get(reserved.claim, { cookie }), '/auth/claim'))
+		expect(page).toMatchObject({ mode: 'reward', state: 'form', signedIn: true })
+		const claimed = await outcome(await claim.action(routeArgs(formPost(reserved.claim, {}, { cookie }), '/auth/claim')))
+		expect(claimed.status).toBe(302)
+		expect(claimed.headers.get('location')).toBe('/dashboard#mes-contenus')
+		const contents = await home.loader(routeArgs(get('/dashboard', { cookie }), '/dashboard'))
+		expect(contents.contents).toHaveLength(1)
+		const [row] = await db().select().from(codeRedemption).where(eq(codeRedemption.code, codes[2]!))
+		const [newcomer] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
+		expect(row).toMatchObject({ status: 'granted', userId: newcomer!.id })
+	})
+
+	it('never carries a redirect off the site through the confirmation mail', async () => {
+		for (const redirectTo of ['https://pirate.example/claim', '//pirate.example/claim', '/\\pirate.example']) {
+			const email = `prudent-${randomUUID().slice(0, 8)}@exemple.fr`
+			const fields = { name: 'Alex Prudent', email, password: PASSWORD, acceptPrivacy: 'on', redirectTo }
+			expect((await outcome(await signup.action(routeArgs(formPost('/auth/signup', fields), '/auth/signup')))).status).toBe(302)
+			const link = await verifyLinkFor(email)
+			expect(link.searchParams.get('redirectTo') ?? '/dashboard', redirectTo).toBe('/dashboard')
+			// A link forged by hand with a foreign target confirms, and stays on the site.
+			link.searchParams.set('redirectTo', redirectTo)
+			const confirmed = await outcome(
+				await claim.action(routeArgs(formPost(link.pathname + link.search, { password: PASSWORD }), '/auth/claim')),
+			)
+			expect(confirmed.status, redirectTo).toBe(200)
+			expect(confirmed.body).toMatchObject({ state: 'done', signedIn: true })
+		}
 	})
 
 	it('answers 429 with Retry-After and the wait in French once an address is locked out', async () => {

@@ -11,8 +11,8 @@ import { cookieFrom, formPost, outcome, routeArgs } from './requests.ts'
  * that confirms the address, where they type their password and are signed in.
  */
 
-/** The token of the latest « confirm your address » link mailed to this address (from the outbox). */
-export async function verifyTokenFor(email: string): Promise<string> {
+/** The latest « confirm your address » link mailed to this address (from the outbox). */
+export async function verifyLinkFor(email: string): Promise<URL> {
 	const { database } = await getPlatform()
 	const [mail] = await database.db
 		.select()
@@ -23,7 +23,12 @@ export async function verifyTokenFor(email: string): Promise<string> {
 	expect(mail, `a verification mail to ${email} in the outbox`).toBeDefined()
 	const link = /https?:\/\/[^\s"<>]+token=[^\s"<>]+/.exec(mail!.text ?? '')?.[0]
 	expect(link, 'a link in the verification mail').toBeDefined()
-	return new URL(link!.replaceAll('&amp;', '&')).searchParams.get('token')!
+	return new URL(link!.replaceAll('&amp;', '&'))
+}
+
+/** The token of that link. */
+export async function verifyTokenFor(email: string): Promise<string> {
+	return (await verifyLinkFor(email)).searchParams.get('token')!
 }
 
 /** Posts the confirmation page of a verification link, as the browser would. */

@@ -117,17 +117,20 @@ async function atLeast<T>(floorMs: number, work: () => Promise<T>): Promise<T> {
  * Creates the account and sends the link that confirms the address; opens no session (whoever
  * proves the address signs in first: docs/decisions/0001-account-pre-hijacking.md). When the
  * address already had an account, Better Auth answers the same and mails the owner instead: the
- * visitor is asked to look at their inbox either way, in the same time.
+ * visitor is asked to look at their inbox either way, in the same time. `redirectTo` (a same-site
+ * path, already checked) rides in the confirmation link, where the new member goes once confirmed.
  */
 export async function signUpWithPassword(
 	request: Request,
 	input: { name: string; email: string; password: string },
+	redirectTo: string | null = null,
 ): Promise<SignUpOutcome> {
 	const limited = await limit([['signUpByAddress', clientAddressOf(request)]])
 	if (limited) return limited
 	const { auth } = await getPlatform()
+	const body = redirectTo ? { ...input, callbackURL: redirectTo } : input
 	const created = await atLeast(SIGN_UP_RESPONSE_FLOOR_MS, () =>
-		call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true })),
+		call(() => auth.api.signUpEmail({ body, headers: request.headers, asResponse: true })),
 	)
 	return created.ok ? { ok: 'check-inbox' } : created
 }

@@ -8,6 +8,7 @@ import { failureHeaders, limit, resetPassword, signUpFirstAdmin } from './auth-a
 import { confirmAddress } from './verification.server.ts'
 import { CLAIM_MODES, ConfirmSchema, ResetSchema, SetupSchema, type ClaimMode, type ClaimState } from './claim/schemas.ts'
 import { refuseWeakPassword } from './password-policy.server.ts'
+import { safeRedirect } from './redirect.ts'
 import { getSessionUser } from './session.server.ts'
 import { completeSetup, isSetupTokenValid } from './setup.server.ts'
 import { resetTokenOwner, TOKEN_PATTERN } from './tokens.server.ts'
@@ -76,6 +77,10 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 			)
 		}
 		const signedIn = outcome.headers.getSetCookie().length > 0
+		// A sign-up that came from somewhere (a reserved code's claim) goes back there, signed in.
+		const next = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
+		if (signedIn && next)
+			return redirectWithFlash(next, { type: 'success', key: 'auth.flash.addressConfirmed' }, { headers: outcome.headers })
 		return data({ state: 'done' as ClaimState, result: null, message: null, signedIn }, { headers: outcome.headers })
 	}
 

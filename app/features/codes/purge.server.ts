@@ -1,7 +1,7 @@
 import { lt } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { codeAttempt, codeDownload } from '#app/platform/db/schema.ts'
-import { releaseExpiredReservations } from './redeem.server.ts'
+import { releaseExpiredReservations } from './reservations.server.ts'
 import { CODE_RETENTION } from './rules.ts'
 
 /** Once a day: reservations past their time give their use back; old attempts and downloads go. */

@@ -5,6 +5,7 @@ import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { code, codeAttempt, codeBatch, codeCampaign, codeRedemption, type RedeemOutcome } from '#app/platform/db/schema.ts'
 import { CODE_RETENTION } from './rules.ts'
 import { hashToken, newId, newToken } from './ids.server.ts'
+import { releaseExpiredReservations, type Executor } from './reservations.server.ts'
 
 /*
  * Redemption. A use is taken by one conditional UPDATE (`uses < max_uses`) in the same transaction
@@ -70,8 +71,6 @@ function isUniqueViolation(error: unknown): boolean {
 	return false
 }
 
-type Executor = Parameters<Parameters<Db['transaction']>[0]>[0]
-
 /** Takes one use of a code if one is left (and not revoked); false otherwise. */
 async function takeUse(tx: Executor, normalised: string): Promise<boolean> {
 	const taken = await tx
@@ -80,32 +79,6 @@ async function takeUse(tx: Executor, normalised: string): Promise<boolean> {
 		.where(and(eq(code.code, normalised), lt(code.uses, code.maxUses), isNull(code.revokedAt)))
 		.returning({ code: code.code })
 	return taken.length === 1
-}
-
-/** Gives back the uses held by reservations past their time (for one code, or all). */
-export async function releaseExpiredReservations(db: Db | Executor, options: { code?: string; now?: Date } = {}): Promise<number> {
-	const now = options.now ?? new Date()
-	return db.transaction(async (tx) => {
-		const released = await tx
-			.delete(codeRedemption)
-			.where(
-				and(
-					eq(codeRedemption.status, 'reserved'),
-					lt(codeRedemption.reservedUntil, now),
-					options.code ? eq(codeRedemption.code, options.code) : undefined,
-				),
-			)
-			.returning({ code: codeRedemption.code })
-		const perCode = new Map<string, number>()
-		for (const row of released) perCode.set(row.code, (perCode.get(row.code) ?? 0) + 1)
-		for (const [value, count] of perCode) {
-			await tx
-				.update(code)
-				.set({ uses: sql`greatest(${code.uses} - ${count}, 0)` })
-				.where(eq(code.code, value))
-		}
-		return released.length
-	})
 }
 
 /** Takes a use, freeing expired reservations of this code first when none is left. */

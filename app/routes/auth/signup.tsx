@@ -61,15 +61,17 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success') {
 		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
 	}
-	const { name, email, password, redirectTo } = submission.value
-	// New address or known, the same answer: the link in the mail is what opens the account.
-	const outcome = await signUpWithPassword(request, { name, email, password })
+	const { name, email, password } = submission.value
+	const redirectTo = submission.value.redirectTo ? safeRedirect(submission.value.redirectTo) : null
+	// New address or known, the same answer: the link in the mail is what opens the account (and
+	// carries redirectTo, so that a reserved code's claim is where the new member lands).
+	const outcome = await signUpWithPassword(request, { name, email, password }, redirectTo)
 	// Asked for whether the account was new or not, so that the answer reveals nothing.
 	if (submission.value.newsletter && outcome.ok !== false) {
 		await requestSubscription(await newsletterContext(), { email, source: 'signup' })
 	}
 	if (outcome.ok === 'check-inbox') {
-		const signin = redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: safeRedirect(redirectTo) })}` : '/auth/signin'
+		const signin = redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo })}` : '/auth/signin'
 		return redirectWithFlash(signin, { type: 'info', key: 'auth.flash.checkInbox' })
 	}
 	return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {

@@ -1,16 +1,21 @@
 /*
  * Redeemable codes in the browser: the admin creates a campaign and generates a batch (the job's
  * progress shows until its CSV and print sheet are ready); a visitor scans a card (the QR code's
- * link pre-fills /redeem), keeps the code by creating an account through the reward claim, and
- * finds it in « Mes contenus »; the same code is then used up for anyone else.
+ * link pre-fills /redeem), keeps the code by creating an account through the reward claim (the
+ * confirmation mail leads back to it), and finds it in « Mes contenus »; the same code is then used
+ * up for anyone else.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { BrowserContext } from 'playwright-core'
-import { confirmAddress, newMember, signInAdmin } from '../support/accounts.ts'
+import { newMember, signInAdmin } from '../support/accounts.ts'
 import { audit } from '../support/axe.ts'
 import { closeAll, newVisitor, visit, waitForPath } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
+import { buttonLink, pathAndQuery, waitForMail } from '../support/mail-links.ts'
+
+const VERIFY_SUBJECT = 'Confirmez votre adresse e-mail'
+const VERIFY_BUTTON = 'Confirmer mon adresse'
 
 export function codeSpecs() {
 	describe('redeemable codes', () => {
@@ -77,10 +82,15 @@ export function codeSpecs() {
 				page,
 				(url) => url.pathname === '/auth/signin' && (url.searchParams.get('redirectTo') ?? '').startsWith('/auth/claim'),
 			)
-			await confirmAddress(fanContext, fan)
-			// Signed in now: the sign-in page sends the fan on to the reward.
-			await page.reload()
-			await waitForPath(page, (url) => url.pathname === '/auth/claim' && url.searchParams.get('mode') === 'reward')
+			const claim = new URL(page.url()).searchParams.get('redirectTo')!
+			// So does the real mail: its button confirms the address, then leads on to the reward.
+			const link = buttonLink(await waitForMail(fan.email, VERIFY_SUBJECT), VERIFY_BUTTON)
+			assert.equal(link.searchParams.get('redirectTo'), claim)
+			await visit(page, pathAndQuery(link))
+			await page.getByLabel(t('auth.fields.password')).fill(fan.password)
+			await page.getByRole('button', { name: t('auth.claim.verifyEmail.submit') }).click()
+			await waitForPath(page, (url) => url.pathname + url.search === claim)
+			await page.getByText(t('auth.flash.addressConfirmed.title'), { exact: true }).waitFor()
 			await audit(page, 'claim: reward')
 			await page.getByRole('button', { name: t('codes.claim.submit') }).click()
 			await waitForPath(page, (url) => url.pathname === '/dashboard')
