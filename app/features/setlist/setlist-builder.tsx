@@ -26,7 +26,8 @@ import {
 	Trash2,
 } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useBlocker, useFetcher } from 'react-router'
+import { useFetcher } from 'react-router'
+import { useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
@@ -138,7 +139,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 	const { defaultValue: _defaultValue, key: _key, ...nameProps } = getInputProps(fields.name, { type: 'text' })
 	const dirty = snapshot(name, items) !== base.snapshot
 	const saving = fetcher.state !== 'idle'
-	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname)
+	// The list is saved by a fetcher (no navigation): nothing to mark as submitting.
+	const { blocker } = useUnsavedChanges(dirty)
 	useEffect(() => {
 		if (blocker.state === 'blocked') {
 			if (window.confirm(t('setlist.builder.leaveConfirm'))) blocker.proceed()
@@ -147,15 +149,6 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 		// Asks once per blocked navigation: the blocker's state is the trigger.
 		// oxlint-disable-next-line react-hooks/exhaustive-deps
 	}, [blocker.state])
-	useEffect(() => {
-		if (!dirty) return
-		const warn = (e: BeforeUnloadEvent) => {
-			e.preventDefault()
-			e.returnValue = ''
-		}
-		window.addEventListener('beforeunload', warn)
-		return () => window.removeEventListener('beforeunload', warn)
-	}, [dirty])
 
 	const viewItems: Array<SectionItem & BuilderItem> = items.map((item) => ({
 		...item,
