@@ -8,7 +8,8 @@ import { useTranslation } from '#app/i18n/react.tsx'
  * Leaving a form with unsaved changes asks first: inside the site (the router's blocker, answered
  * by `UnsavedChangesDialog`) and when the tab is closed or reloaded (the browser's own question).
  * A move within the same page (a query string, a hash) is never stopped, nor the form's own submit
- * once `markSubmitting` has been called from its onSubmit: the save's redirect goes through.
+ * once `markSubmitting` has been called from its onSubmit, after the form's own checks let it go
+ * (a submit they refused posts nothing, and leaving must still ask): the save's redirect goes through.
  */
 
 export function useUnsavedChanges(dirty: boolean) {

@@ -112,8 +112,9 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 				className="mt-8 flex flex-col gap-5 [&_input]:scroll-mt-28 [&_select]:scroll-mt-28 [&_textarea]:scroll-mt-28"
 				{...getFormProps(form)}
 				onSubmit={(e) => {
-					markSubmitting()
 					form.onSubmit(e)
+					// A submit the browser's check refused goes nowhere: leaving afterwards must still ask.
+					if (!e.defaultPrevented) markSubmitting()
 				}}
 			>
 				<FormError id={form.errorId} errors={form.errors} />
