@@ -27,7 +27,7 @@ import {
 } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
-import { useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
+import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
@@ -141,14 +141,6 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 	const saving = fetcher.state !== 'idle'
 	// The list is saved by a fetcher (no navigation): nothing to mark as submitting.
 	const { blocker } = useUnsavedChanges(dirty)
-	useEffect(() => {
-		if (blocker.state === 'blocked') {
-			if (window.confirm(t('setlist.builder.leaveConfirm'))) blocker.proceed()
-			else blocker.reset()
-		}
-		// Asks once per blocked navigation: the blocker's state is the trigger.
-		// oxlint-disable-next-line react-hooks/exhaustive-deps
-	}, [blocker.state])
 
 	const viewItems: Array<SectionItem & BuilderItem> = items.map((item) => ({
 		...item,
@@ -366,6 +358,7 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 			</fetcher.Form>
 
 			<AddPanel songs={props.songs} onAdd={add} inList={new Set(items.flatMap((i) => (i.songId ? [i.songId] : [])))} />
+			<UnsavedChangesDialog blocker={blocker} body={t('setlist.builder.leaveBody')} />
 		</div>
 	)
 }

@@ -2,8 +2,9 @@
  * The setlist in Chromium, as an admin works with it: songs added through the form (a duration
  * like « 7:99 » refused in French, what was typed kept), a setlist built from them, then reordered
  * with the keyboard alone — Espace to take the item, the arrows to move it, Espace to drop it —
- * with the French announcement a screen reader reads; saved, and found in that order after a
- * reload. A second tab saving over a newer version is told so and sees the newer one.
+ * with the French announcement a screen reader reads; leaving with the new order unsaved asks
+ * first, and staying keeps it; saved, and found in that order after a reload. A second tab saving
+ * over a newer version is told so and sees the newer one.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -118,6 +119,15 @@ export function setlistSpecs() {
 			}
 			assert.deepEqual(await order(page), [SONGS[1], SONGS[2], SONGS[0]])
 			await page.getByText(t('setlist.builder.unsaved')).waitFor()
+
+			// Leaving now asks first; « Rester sur la page » keeps the unsaved order.
+			await page.getByRole('link', { name: t('setlist.builder.back') }).click()
+			const leave = page.getByRole('dialog', { name: t('common.leave.title') })
+			await leave.getByText(t('setlist.builder.leaveBody')).waitFor()
+			await leave.getByRole('button', { name: t('common.leave.stay') }).click()
+			await leave.waitFor({ state: 'hidden' })
+			assert.equal(new URL(page.url()).pathname, setlistPath)
+			assert.deepEqual(await order(page), [SONGS[1], SONGS[2], SONGS[0]])
 
 			// Escape cancels a move: the order stays.
 			await page.getByRole('button', { name: t('setlist.dnd.handle', { title: SONGS[1]!, position: 1, total: 3 }) }).focus()
