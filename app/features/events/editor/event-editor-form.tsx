@@ -13,6 +13,7 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Section } from '#app/components/ui/section.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { countryName, EventFormSchema, type EventFormInput } from '#app/features/events/form.ts'
+import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
 import { EVENT_STATUSES, EventStatusTag, useEventStatusLabels } from '#app/features/events/status.tsx'
 import { EventSetlistPanel } from '#app/features/setlist/event-setlist-panel.tsx'
 import { formatDateTime } from '#app/features/site/format.ts'
@@ -29,9 +30,6 @@ import type { EventEditorData } from './types.ts'
  * form first (« Publier » saves and publishes), so nothing typed is lost; a refused form keeps
  * everything typed, with its French messages next to the fields.
  */
-
-export const EVENT_LIST_PATH = '/dashboard/admin/events'
-const LIST = EVENT_LIST_PATH
 
 export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventEditorData; lastResult?: SubmissionResult<string[]> }) {
 	const { t } = useTranslation()
