@@ -11,8 +11,9 @@ import { UnsavedChangesDialog, useUnsavedChanges } from './unsaved-changes.tsx'
 
 /*
  * The guard against leaving a form with unsaved changes, on a stubbed router: a link away asks
- * first, « Rester » keeps what was typed, « Quitter » goes; a clean form, a move within the page
- * and the form's own save go through; closing the tab asks only while something is unsaved.
+ * first, « Rester » keeps what was typed, « Quitter » goes, also while a field's check is being
+ * posted; a clean form, a move within the page and the form's own save go through; closing the
+ * tab asks only while something is unsaved.
  */
 const t = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], translation) as string
 const BODY = 'Ce qui a été saisi sera perdu.'
@@ -28,6 +29,10 @@ function Editor() {
 					<input name="text" value={text} onChange={(e) => setText(e.target.value)} />
 				</label>
 				<button type="submit">Enregistrer</button>
+				{/* How Conform asks the server about a field as it loses the focus: a post that is no save. */}
+				<button type="submit" name="__intent__" value="validate">
+					Vérifier
+				</button>
 			</Form>
 			<Link to="/ailleurs">Ailleurs</Link>
 			<Link to="?onglet=2">Autre onglet</Link>
@@ -36,9 +41,20 @@ function Editor() {
 	)
 }
 
+/** The answer to a field check: held until the test lets it go, so a click can happen meanwhile. */
+let pendingCheck = Promise.withResolvers<null>()
+
 function renderEditor() {
+	pendingCheck = Promise.withResolvers<null>()
 	const Stub = createRoutesStub([
-		{ path: '/editeur', Component: Editor, action: () => redirect('/ailleurs') },
+		{
+			path: '/editeur',
+			Component: Editor,
+			action: async ({ request }) => {
+				if ((await request.formData()).has('__intent__')) return pendingCheck.promise
+				return redirect('/ailleurs')
+			},
+		},
 		{ path: '/ailleurs', Component: () => <p>Autre page</p> },
 	])
 	render(
@@ -59,7 +75,10 @@ function unloadAsks() {
 /** The leave dialog: always in the page, open only while a navigation waits for an answer. */
 const leaveOpen = () => document.querySelector('dialog')?.open === true
 
-afterEach(cleanup)
+afterEach(() => {
+	pendingCheck.resolve(null)
+	cleanup()
+})
 
 describe('useUnsavedChanges', () => {
 	it('lets a clean form go without asking', async () => {
@@ -96,6 +115,15 @@ describe('useUnsavedChanges', () => {
 		await act(() => new Promise((resolve) => setTimeout(resolve, 20)))
 		expect(leaveOpen()).toBe(false)
 		expect((screen.getByLabelText('Texte') as HTMLInputElement).value).toBe('Bis')
+	})
+
+	it('still asks while Conform’s check of a field is on its way to the server', async () => {
+		const { user } = renderEditor()
+		await user.type(screen.getByLabelText('Texte'), 'Bis')
+		await user.click(screen.getByRole('button', { name: 'Vérifier' }))
+		await user.click(screen.getByRole('link', { name: 'Ailleurs' }))
+		await waitFor(() => expect(leaveOpen()).toBe(true))
+		expect(screen.queryByText('Autre page')).toBeNull()
 	})
 
 	it('lets the form’s own save and its redirect through', async () => {

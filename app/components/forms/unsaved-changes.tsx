@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react'
+import { type FormEvent, useCallback, useEffect, useRef } from 'react'
 import { type Blocker, useBlocker, useNavigation } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Dialog } from '#app/components/ui/dialog.tsx'
@@ -7,10 +7,13 @@ import { useTranslation } from '#app/i18n/react.tsx'
 /*
  * Leaving a form with unsaved changes asks first: inside the site (the router's blocker, answered
  * by `UnsavedChangesDialog`) and when the tab is closed or reloaded (the browser's own question).
- * A move within the same page (a query string, a hash) is never stopped, nor the form's own submit
- * once `markSubmitting` has been called from its onSubmit, after the form's own checks let it go
- * (a submit they refused posts nothing, and leaving must still ask): the save's redirect goes through.
+ * A move within the same page (a query string, a hash) is never stopped, nor the form's own save:
+ * its onSubmit hands the event to `markSubmitting` after the form's own handler, and the redirect
+ * that follows the save goes through.
  */
+
+/** The name of the button Conform submits a form with to have a field checked (not a save). */
+const CONFORM_INTENT = '__intent__'
 
 export function useUnsavedChanges(dirty: boolean) {
 	const navigation = useNavigation()
@@ -30,7 +33,15 @@ export function useUnsavedChanges(dirty: boolean) {
 		window.addEventListener('beforeunload', warn)
 		return () => window.removeEventListener('beforeunload', warn)
 	}, [dirty])
-	const markSubmitting = useCallback(() => {
+	/**
+	 * A save is on its way, unless the form's own handler refused it (it posts nothing, and leaving
+	 * must still ask) or it is Conform asking the server about a field as it loses the focus (that
+	 * post runs while the admin may be clicking a link away).
+	 */
+	const markSubmitting = useCallback((event: FormEvent<HTMLFormElement>) => {
+		if (event.defaultPrevented) return
+		const submitter = (event.nativeEvent as SubmitEvent).submitter
+		if (submitter?.getAttribute('name') === CONFORM_INTENT) return
 		submitting.current = true
 	}, [])
 	return { blocker, markSubmitting }

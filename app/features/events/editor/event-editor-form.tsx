@@ -111,8 +111,7 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 				{...getFormProps(form)}
 				onSubmit={(e) => {
 					form.onSubmit(e)
-					// A submit the browser's check refused goes nowhere: leaving afterwards must still ask.
-					if (!e.defaultPrevented) markSubmitting()
+					markSubmitting(e)
 				}}
 			>
 				<FormError id={form.errorId} errors={form.errors} />

@@ -101,7 +101,7 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 					{...getFormProps(form)}
 					onSubmit={(e) => {
 						form.onSubmit(e)
-						if (!e.defaultPrevented) markSubmitting()
+						markSubmitting(e)
 					}}
 					className="flex flex-col gap-4"
 				>
