@@ -1,10 +1,10 @@
-import { clsx } from 'clsx'
-import { CalendarPlus, Search, X } from 'lucide-react'
+import { CalendarPlus, X } from 'lucide-react'
 import { useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
+import { SearchField } from '#app/components/forms/search-field.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
-import { Input } from '#app/components/ui/input.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { CountTabs } from '#app/components/ui/tabs.tsx'
 import type { EventList } from '#app/features/events/admin.server.ts'
 import { DeleteDialog } from '#app/features/events/editor/delete-dialog.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -51,23 +51,14 @@ export function EventListView({ list }: { list: EventList }) {
 
 			<Form method="get" action={LIST} role="search" className="mt-6 flex max-w-3xl flex-wrap items-end gap-2">
 				{list.tab !== 'upcoming' ? <input type="hidden" name="tab" value={list.tab} /> : null}
-				<div className="relative min-w-0 flex-1 basis-56 sm:max-w-md">
-					<label htmlFor="recherche-evenements" className="sr-only">
-						{t('admin.events.search.label')}
-					</label>
-					<Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted" />
-					<Input
-						id="recherche-evenements"
-						type="search"
-						name="q"
-						defaultValue={list.query}
-						key={list.query}
-						maxLength={EVENT_SEARCH_MAX}
-						placeholder={t('admin.events.search.placeholder')}
-						className="pl-9"
-						autoComplete="off"
-					/>
-				</div>
+				<SearchField
+					id="recherche-evenements"
+					label={t('admin.events.search.label')}
+					placeholder={t('admin.events.search.placeholder')}
+					value={list.query}
+					maxLength={EVENT_SEARCH_MAX}
+					className="sm:max-w-md"
+				/>
 				<Button type="submit" variant="secondary">
 					{t('admin.events.search.submit')}
 				</Button>
@@ -79,31 +70,12 @@ export function EventListView({ list }: { list: EventList }) {
 				) : null}
 			</Form>
 
-			<nav aria-label={t('admin.events.tabsLabel')} className="mt-6">
-				<ul className="flex gap-1 overflow-x-auto border-b border-line [scrollbar-width:none]">
-					{tabs.map((tab) => {
-						const current = tab.id === list.tab
-						return (
-							<li key={tab.id} className="flex">
-								<Link
-									to={listUrl({ tab: tab.id, q: list.query })}
-									aria-current={current ? 'page' : undefined}
-									className={clsx(
-										'relative inline-flex min-h-11 shrink-0 items-center gap-2 px-3 text-sm font-medium whitespace-nowrap transition-colors duration-150',
-										'after:absolute after:inset-x-2 after:-bottom-px after:h-0.5 after:rounded-full',
-										current ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg',
-									)}
-								>
-									{tab.label}
-									<span className={clsx('rounded-badge px-1.5 text-xs tabular-nums', current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted')}>
-										{list.counts[tab.id].toLocaleString('fr-FR')}
-									</span>
-								</Link>
-							</li>
-						)
-					})}
-				</ul>
-			</nav>
+			<CountTabs
+				label={t('admin.events.tabsLabel')}
+				items={tabs.map((tab) => ({ ...tab, to: listUrl({ tab: tab.id, q: list.query }), count: list.counts[tab.id] }))}
+				current={list.tab}
+				className="mt-6"
+			/>
 
 			<section aria-labelledby="liste-evenements" className="mt-5">
 				<h2 id="liste-evenements" className="sr-only">
