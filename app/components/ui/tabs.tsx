@@ -1,6 +1,6 @@
 import { clsx } from 'clsx'
 import type { ReactNode } from 'react'
-import { NavLink } from 'react-router'
+import { Link, NavLink } from 'react-router'
 
 const tabClasses = (selected: boolean) =>
 	clsx(
@@ -26,6 +26,37 @@ export function NavTabs(props: { label: string; items: Array<{ to: string; label
 						</NavLink>
 					</li>
 				))}
+			</ul>
+		</nav>
+	)
+}
+
+/**
+ * Tabs that are views of one list (a query string each), with how many items each holds: the
+ * current one is named by the page (`current`), since the router's own matching ignores the query.
+ */
+export function CountTabs(props: {
+	label: string
+	items: Array<{ id: string; to: string; label: string; count: number }>
+	current: string
+	className?: string
+}) {
+	return (
+		<nav aria-label={props.label} className={props.className}>
+			<ul className={listClasses}>
+				{props.items.map((item) => {
+					const current = item.id === props.current
+					return (
+						<li key={item.id} className="flex">
+							<Link to={item.to} aria-current={current ? 'page' : undefined} className={tabClasses(current)}>
+								{item.label}
+								<span className={clsx('rounded-badge px-1.5 text-xs tabular-nums', current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted')}>
+									{item.count.toLocaleString('fr-FR')}
+								</span>
+							</Link>
+						</li>
+					)
+				})}
 			</ul>
 		</nav>
 	)

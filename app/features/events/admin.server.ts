@@ -5,19 +5,15 @@ import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
 import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import { DEFAULT_DURATION_MS, isEventId } from './events.server.ts'
 import type { EventValues } from './form.ts'
+import { EVENT_SEARCH_MAX, type EventTab } from './list/list-url.ts'
 
 /*
  * What the admin screens read and write about events. Every write records who made it and tells
  * every cache of public pages (on every instance) that public content changed. Callers check the admin role first.
  */
 
-export const EVENT_TABS = ['upcoming', 'past', 'drafts'] as const
-export type EventTab = (typeof EVENT_TABS)[number]
-
 /** Rows on one page of the list. */
 export const EVENT_PAGE_SIZE = 50
-/** The longest search the list accepts (longer is cut). */
-export const EVENT_SEARCH_MAX = 100
 
 /** 12 URL-safe random characters (72 bits): unguessable, short enough for a shared link. */
 export function newEventId(): string {

@@ -26,7 +26,8 @@ import {
 	Trash2,
 } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useBlocker, useFetcher } from 'react-router'
+import { useFetcher } from 'react-router'
+import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
@@ -138,24 +139,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 	const { defaultValue: _defaultValue, key: _key, ...nameProps } = getInputProps(fields.name, { type: 'text' })
 	const dirty = snapshot(name, items) !== base.snapshot
 	const saving = fetcher.state !== 'idle'
-	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname)
-	useEffect(() => {
-		if (blocker.state === 'blocked') {
-			if (window.confirm(t('setlist.builder.leaveConfirm'))) blocker.proceed()
-			else blocker.reset()
-		}
-		// Asks once per blocked navigation: the blocker's state is the trigger.
-		// oxlint-disable-next-line react-hooks/exhaustive-deps
-	}, [blocker.state])
-	useEffect(() => {
-		if (!dirty) return
-		const warn = (e: BeforeUnloadEvent) => {
-			e.preventDefault()
-			e.returnValue = ''
-		}
-		window.addEventListener('beforeunload', warn)
-		return () => window.removeEventListener('beforeunload', warn)
-	}, [dirty])
+	// The list is saved by a fetcher (no navigation): nothing to mark as submitting.
+	const { blocker } = useUnsavedChanges(dirty)
 
 	const viewItems: Array<SectionItem & BuilderItem> = items.map((item) => ({
 		...item,
@@ -373,6 +358,7 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 			</fetcher.Form>
 
 			<AddPanel songs={props.songs} onAdd={add} inList={new Set(items.flatMap((i) => (i.songId ? [i.songId] : [])))} />
+			<UnsavedChangesDialog blocker={blocker} body={t('setlist.builder.leaveBody')} />
 		</div>
 	)
 }

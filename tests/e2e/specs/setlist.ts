@@ -1,9 +1,11 @@
 /*
  * The setlist in Chromium, as an admin works with it: songs added through the form (a duration
- * like « 7:99 » refused in French, what was typed kept), a setlist built from them, then reordered
- * with the keyboard alone — Espace to take the item, the arrows to move it, Espace to drop it —
- * with the French announcement a screen reader reads; saved, and found in that order after a
- * reload. A second tab saving over a newer version is told so and sees the newer one.
+ * like « 7:99 » refused in French, what was typed kept, and kept again when leaving is asked
+ * about and refused), a setlist built from them, then reordered with the keyboard alone — Espace
+ * to take the item, the arrows to move it, Espace to drop it — with the French announcement a
+ * screen reader reads; leaving with the new order unsaved asks first, and staying keeps it; saved,
+ * and found in that order after a reload. A second tab saving over a newer version is told so and
+ * sees the newer one.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -42,6 +44,13 @@ export function setlistSpecs() {
 			assert.equal(await duration.getAttribute('aria-invalid'), 'true')
 			assert.equal(await duration.inputValue(), '7:99')
 			assert.equal(await page.getByLabel(t('setlist.song.fields.title')).inputValue(), SONGS[0])
+			// The refused form is still unsaved: « Annuler » asks first, and staying keeps it.
+			await page.getByRole('link', { name: t('setlist.song.cancel') }).click()
+			const leave = page.getByRole('dialog', { name: t('common.leave.title') })
+			await leave.getByText(t('setlist.song.leaveBody')).waitFor()
+			await leave.getByRole('button', { name: t('common.leave.stay') }).click()
+			await leave.waitFor({ state: 'hidden' })
+			assert.equal(await duration.inputValue(), '7:99')
 			await duration.fill('3:30')
 			await page.getByRole('button', { name: t('setlist.song.create') }).click()
 			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/setlist/songs')
@@ -118,6 +127,15 @@ export function setlistSpecs() {
 			}
 			assert.deepEqual(await order(page), [SONGS[1], SONGS[2], SONGS[0]])
 			await page.getByText(t('setlist.builder.unsaved')).waitFor()
+
+			// Leaving now asks first; « Rester sur la page » keeps the unsaved order.
+			await page.getByRole('link', { name: t('setlist.builder.back') }).click()
+			const leave = page.getByRole('dialog', { name: t('common.leave.title') })
+			await leave.getByText(t('setlist.builder.leaveBody')).waitFor()
+			await leave.getByRole('button', { name: t('common.leave.stay') }).click()
+			await leave.waitFor({ state: 'hidden' })
+			assert.equal(new URL(page.url()).pathname, setlistPath)
+			assert.deepEqual(await order(page), [SONGS[1], SONGS[2], SONGS[0]])
 
 			// Escape cancels a move: the order stays.
 			await page.getByRole('button', { name: t('setlist.dnd.handle', { title: SONGS[1]!, position: 1, total: 3 }) }).focus()

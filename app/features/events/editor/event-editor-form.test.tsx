@@ -13,7 +13,8 @@ import type { EventEditorData } from './types.ts'
 
 /*
  * The editor's form in a browser-like DOM, behind a stubbed route: what a refused save does to
- * what was typed, and that typing sends nothing to the server (its action counts every post).
+ * what was typed, that typing sends nothing to the server (its action counts every post), and that
+ * a refused save does not stop the editor from asking before it is left.
  */
 const t = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], translation) as string
 
@@ -79,5 +80,17 @@ describe('EventEditorForm', () => {
 		await user.clear(country)
 		await user.type(country, 'UK')
 		expect(screen.queryByText('Royaume-Uni')).toBeNull()
+	})
+
+	it('still asks before leaving after a save the browser refused', async () => {
+		const user = userEvent.setup()
+		renderEditor()
+		await user.type(screen.getByLabelText(t('admin.events.fields.venueName')), 'La Cigale')
+		await user.click(screen.getByRole('button', { name: t('admin.events.editor.saveDraft') }))
+		await waitFor(() => expect(screen.getByLabelText(t('admin.events.fields.title')).getAttribute('aria-invalid')).toBe('true'))
+
+		await user.click(screen.getByRole('link', { name: t('admin.events.editor.back') }))
+		await waitFor(() => expect(document.querySelector('dialog')?.open).toBe(true))
+		expect(screen.queryByText('liste')).toBeNull()
 	})
 })

@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { ArrowLeft, ExternalLink, Trash2 } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
-import { Form, Link, useBlocker, useNavigation } from 'react-router'
+import { useEffect, useState } from 'react'
+import { Form, Link, useNavigation } from 'react-router'
+import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
-import { Dialog } from '#app/components/ui/dialog.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
@@ -13,6 +13,7 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Section } from '#app/components/ui/section.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { countryName, EventFormSchema, type EventFormInput } from '#app/features/events/form.ts'
+import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
 import { EVENT_STATUSES, EventStatusTag, useEventStatusLabels } from '#app/features/events/status.tsx'
 import { EventSetlistPanel } from '#app/features/setlist/event-setlist-panel.tsx'
 import { formatDateTime } from '#app/features/site/format.ts'
@@ -30,9 +31,6 @@ import type { EventEditorData } from './types.ts'
  * everything typed, with its French messages next to the fields.
  */
 
-export const EVENT_LIST_PATH = '/dashboard/admin/events'
-const LIST = EVENT_LIST_PATH
-
 export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventEditorData; lastResult?: SubmissionResult<string[]> }) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
@@ -49,26 +47,10 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 		navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : null
 	const sending = sendingIntent !== null && sendingIntent !== 'delete'
 
-	// Leaving with unsaved changes asks first: inside the site (router) and when closing the tab.
-	const submitting = useRef(false)
-	useEffect(() => {
-		if (navigation.state === 'idle') submitting.current = false
-	}, [navigation.state])
 	// The cover's hidden input changes without an input event: the upload says so itself.
 	const [coverTouched, setCoverTouched] = useState(false)
 	const dirty = form.dirty || coverTouched
-	const blocker = useBlocker(
-		({ currentLocation, nextLocation }) => dirty && !submitting.current && currentLocation.pathname !== nextLocation.pathname,
-	)
-	useEffect(() => {
-		if (!dirty) return
-		const warn = (e: BeforeUnloadEvent) => {
-			e.preventDefault()
-			e.returnValue = ''
-		}
-		window.addEventListener('beforeunload', warn)
-		return () => window.removeEventListener('beforeunload', warn)
-	}, [dirty])
+	const { blocker, markSubmitting } = useUnsavedChanges(dirty)
 
 	// A refused form (by the browser's check or by the server): the first field to fix gets the focus.
 	const refused = form.status === 'error'
@@ -128,8 +110,8 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 				className="mt-8 flex flex-col gap-5 [&_input]:scroll-mt-28 [&_select]:scroll-mt-28 [&_textarea]:scroll-mt-28"
 				{...getFormProps(form)}
 				onSubmit={(e) => {
-					submitting.current = true
 					form.onSubmit(e)
+					markSubmitting(e)
 				}}
 			>
 				<FormError id={form.errorId} errors={form.errors} />
@@ -382,23 +364,7 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 
 			{event ? <DeleteDialog open={deleteOpen} onClose={() => setDeleteOpen(false)} title={event.title} /> : null}
 
-			<Dialog
-				open={blocker.state === 'blocked'}
-				onClose={() => blocker.reset?.()}
-				title={t('admin.events.editor.leave.title')}
-				description={t('admin.events.editor.leave.body')}
-				size="sm"
-				actions={
-					<>
-						<Button variant="secondary" onClick={() => blocker.reset?.()}>
-							{t('admin.events.editor.leave.stay')}
-						</Button>
-						<Button variant="danger" onClick={() => blocker.proceed?.()}>
-							{t('admin.events.editor.leave.leave')}
-						</Button>
-					</>
-				}
-			/>
+			<UnsavedChangesDialog blocker={blocker} body={t('admin.events.editor.leave.body')} />
 		</>
 	)
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from 'lucide-react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/song-editor'
+import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { validateInBrowser } from '#app/components/forms/validation.ts'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -24,7 +25,8 @@ import { getDb } from '#app/platform/platform.server.ts'
 /*
  * A song of the library, /dashboard/admin/setlist/songs/:songId (`new` for a new one): title,
  * original artist when it is a cover, duration as « 4:05 », key, tempo, notes. A refused form comes
- * back with its French errors next to the fields and everything that was typed.
+ * back with its French errors next to the fields and everything that was typed; leaving with
+ * unsaved changes asks first.
  */
 
 const SONGS = '/dashboard/admin/setlist/songs'
@@ -81,6 +83,7 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 		defaultValue: values,
 		...validateInBrowser(SongFormSchema),
 	})
+	const { blocker, markSubmitting } = useUnsavedChanges(form.dirty)
 	const optional = t('setlist.song.optional')
 	return (
 		<>
@@ -93,7 +96,15 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 				description={song?.archived ? t('setlist.song.archivedNote') : t('setlist.song.intro')}
 			/>
 			<Card className="mt-6 max-w-2xl">
-				<Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+				<Form
+					method="post"
+					{...getFormProps(form)}
+					onSubmit={(e) => {
+						form.onSubmit(e)
+						markSubmitting(e)
+					}}
+					className="flex flex-col gap-4"
+				>
 					<FormError id={form.errorId} errors={form.errors} />
 					<Field label={t('setlist.song.fields.title')} errors={fields.title.errors}>
 						{(control) => <Input {...getInputProps(fields.title, { type: 'text' })} {...control} autoComplete="off" />}
@@ -160,6 +171,7 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 					</div>
 				</Form>
 			</Card>
+			<UnsavedChangesDialog blocker={blocker} body={t('setlist.song.leaveBody')} />
 		</>
 	)
 }

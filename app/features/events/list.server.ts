@@ -1,0 +1,33 @@
+import type { Db } from '#app/platform/db/client.server.ts'
+import { redirectWithFlash } from '#app/platform/flash.server.ts'
+import { withoutUnsafeCharacters } from '#app/platform/text-field.ts'
+import { deleteEvent, listEvents } from './admin.server.ts'
+import { EVENT_SEARCH_MAX, listUrl, readTab } from './list/list-url.ts'
+
+/*
+ * The admin's list of events, its server side apart from the route: what the address asks for
+ * (a tab, a search cleaned and cut to its limit, a page) and the deletion made from a row, which
+ * comes back to the same tab and search with a word of what happened.
+ */
+
+/** The search as the address gives it: unsafe characters dropped, trimmed, cut to the limit. */
+const readSearch = (params: URLSearchParams) =>
+	withoutUnsafeCharacters(params.get('q') ?? '')
+		.trim()
+		.slice(0, EVENT_SEARCH_MAX)
+
+/** The page of the list that the address asks for. */
+export async function eventListPage(db: Db, url: URL) {
+	const params = url.searchParams
+	const page = Number.parseInt(params.get('page') ?? '1', 10)
+	return listEvents(db, { tab: readTab(params.get('tab')), query: readSearch(params), page: Number.isFinite(page) ? page : 1 })
+}
+
+/** Deletes the event of a row and goes back to the list as it was (its first page), saying so. */
+export async function deleteFromList(db: Db, eventId: string, url: URL) {
+	const params = url.searchParams
+	const back = listUrl({ tab: readTab(params.get('tab')), q: readSearch(params) })
+	const deleted = await deleteEvent(db, eventId)
+	if (!deleted) return redirectWithFlash(back, { type: 'info', key: 'admin.events.flash.alreadyDeleted' })
+	return redirectWithFlash(back, { type: 'success', key: 'admin.events.flash.deleted', values: { title: deleted.title } })
+}
