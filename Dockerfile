@@ -41,6 +41,9 @@ USER node
 VOLUME ["/data"]
 EXPOSE 3000
 STOPSIGNAL SIGTERM
+# Liveness (/healthz): is this process up and answering? Readiness (/readyz) is for the load
+# balancer, which stops sending traffic while an instance drains; it is not a reason to call the
+# container unhealthy.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "server/index.ts"]
