@@ -17,7 +17,8 @@ ENV CI=1 IGNORE_DOTENV=1
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Production dependencies only: npm's prune, then the development tools it keeps as optional peers.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && node scripts/prune-image-deps.mjs
 
 # --- runtime ----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
