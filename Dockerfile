@@ -17,7 +17,8 @@ ENV CI=1 IGNORE_DOTENV=1
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Production dependencies only: npm's prune, then the development tools it keeps as optional peers.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && node scripts/prune-image-deps.mjs
 
 # --- runtime ----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -41,6 +42,9 @@ USER node
 VOLUME ["/data"]
 EXPOSE 3000
 STOPSIGNAL SIGTERM
+# Liveness (/healthz): is this process up and answering? Readiness (/readyz) is for the load
+# balancer, which stops sending traffic while an instance drains; it is not a reason to call the
+# container unhealthy.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "server/index.ts"]

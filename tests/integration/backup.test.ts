@@ -18,6 +18,7 @@ import { daysFrom, insertCover, insertEvent } from '../support/events.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { SITE_URL } from '../support/requests.ts'
 import { startTestS3 } from '../support/s3.ts'
+import { siteDataCli } from '../support/site-data-cli.ts'
 
 /*
  * Backups and restores on a real database and real files: a site with accounts, mails, events,
@@ -64,6 +65,21 @@ const envFor = (target: { dataDir: string; databaseUrl?: string }) => ({
 	S3_ACCESS_KEY_ID: undefined,
 	S3_SECRET_ACCESS_KEY: undefined,
 })
+
+/** An archive from a later version of the site: one migration this code does not know. */
+async function newerArchive(file: string): Promise<string> {
+	const writer = createArchiveWriter(file)
+	const known = knownMigrations().map((m) => m.when)
+	await writer.add({
+		type: 'manifest',
+		format: 1,
+		createdAt: new Date().toISOString(),
+		source: { database: 'pglite', storage: 'local' },
+		migrations: [...known, known.at(-1)! + 1000],
+	})
+	await writer.finish({ tables: {}, files: 0, fileBytes: 0 })
+	return file
+}
 
 async function freshTarget(kind = databaseKind()) {
 	const target = await createTestDatabase(kind)
@@ -188,18 +204,7 @@ describe('backup and restore', () => {
 		const notOurs = path.join(temp.dir, 'not-ours.backup')
 		fs.writeFileSync(notOurs, 'bonjour')
 
-		// An archive from a later version: one migration this code does not know.
-		const newer = path.join(temp.dir, 'newer.backup')
-		const writer = createArchiveWriter(newer)
-		const known = knownMigrations().map((m) => m.when)
-		await writer.add({
-			type: 'manifest',
-			format: 1,
-			createdAt: new Date().toISOString(),
-			source: { database: 'pglite', storage: 'local' },
-			migrations: [...known, known.at(-1)! + 1000],
-		})
-		await writer.finish({ tables: {}, files: 0, fileBytes: 0 })
+		const newer = await newerArchive(path.join(temp.dir, 'newer.backup'))
 
 		for (const [archive, message] of [
 			[truncated, /tronquée|incomplète/],
@@ -214,6 +219,31 @@ describe('backup and restore', () => {
 			// Nothing was created: the target is still an empty site.
 			expect(fs.existsSync(path.join(target.dataDir, 'pglite'))).toBe(false)
 			expect(await listStoredFiles(await createStorage(envFor(target), 'test'))).toEqual([])
+		}
+	})
+
+	it('npm run restore says why it refuses a newer or truncated archive, in French, and writes nothing', SLOW, async () => {
+		const good = path.join(temp.dir, 'cli-good.backup')
+		await writeBackup(site.platform, good)
+		const truncated = path.join(temp.dir, 'cli-truncated.backup')
+		const bytes = fs.readFileSync(good)
+		fs.writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.6)))
+		const newer = await newerArchive(path.join(temp.dir, 'cli-newer.backup'))
+
+		for (const [archive, message] of [
+			[newer, /^Échec : Cette sauvegarde vient d'une version plus récente du site/m],
+			[truncated, /^Échec : .*(tronquée|incomplète)/m],
+		] as const) {
+			const target = await freshTarget()
+			const env: Record<string, string> = { DATA_DIR: target.dataDir, SITE_URL }
+			if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl
+			const run = await siteDataCli(['restore', archive], env)
+			expect(run.code, run.output).toBe(1)
+			expect(run.output).toMatch(message)
+			// One sentence for the operator, not a stack trace.
+			expect(run.output).not.toMatch(/\n\s+at /)
+			expect(fs.existsSync(path.join(target.dataDir, 'pglite'))).toBe(false)
+			expect(fs.existsSync(path.join(target.dataDir, 'files'))).toBe(false)
 		}
 	})
 

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listBackups } from '#app/platform/ops/scheduled-backups.server.ts'
 import { createTestDatabase, databaseKind, makeTempDir, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, ROOT, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { siteDataCli } from '../support/site-data-cli.ts'
+import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * The embedded site's backups as an operator meets them: the production server writes one into
@@ -19,21 +18,6 @@ const BUILD_DIR = 'build-ops'
 let database: TestDatabase
 let temp: { dir: string; dispose(): void }
 let server: SiteServer
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-	return new Promise((resolve, reject) => {
-		let output = ''
-		const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), ['scripts/site-data.ts', ...args], {
-			cwd: ROOT,
-			env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), IGNORE_DOTENV: '1', LOG_LEVEL: 'warn', ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		})
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-		child.once('error', reject)
-		child.once('exit', (code) => resolve({ code, output }))
-	})
-}
 
 describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site', () => {
 	beforeAll(async () => {
@@ -73,12 +57,12 @@ describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site'
 		expect(signup.status).toBe(302)
 
 		const archive = path.join(temp.dir, 'manual.backup')
-		const backup = await cli(['backup', archive], { DATA_DIR: database.dataDir })
+		const backup = await siteDataCli(['backup', archive], { DATA_DIR: database.dataDir })
 		expect(backup.output).toContain('prise par le serveur en marche')
 		expect(backup.code).toBe(0)
 		expect(backup.output).toMatch(/user\s+1/)
 
-		const restored = await cli(['restore', archive], { DATA_DIR: path.join(temp.dir, 'restored') })
+		const restored = await siteDataCli(['restore', archive], { DATA_DIR: path.join(temp.dir, 'restored') })
 		expect(restored.code, restored.output).toBe(0)
 		expect(restored.output).toMatch(/user\s+1/)
 		expect(restored.output).toMatch(/outbox_mail\s+1/)
@@ -88,13 +72,13 @@ describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site'
 	})
 
 	it('npm run move-to-postgres and npm run restore refuse while the server holds the folder', { timeout: 90_000 }, async () => {
-		const move = await cli(['move-to-postgres'], {
+		const move = await siteDataCli(['move-to-postgres'], {
 			DATA_DIR: database.dataDir,
 			DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/band_test_never_created',
 		})
 		expect(move.code).toBe(1)
 		expect(move.output).toContain('arrêtez le serveur')
-		const restore = await cli(['restore', path.join(temp.dir, 'manual.backup')], { DATA_DIR: database.dataDir })
+		const restore = await siteDataCli(['restore', path.join(temp.dir, 'manual.backup')], { DATA_DIR: database.dataDir })
 		expect(restore.code).toBe(1)
 		expect(restore.output).toContain('arrêtez le serveur avant de restaurer')
 		expect((await fetch(`${server.origin}/readyz`)).status).toBe(200)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import type { MediaStatus } from '#app/features/media/rules.ts'
 import { media, user } from '#app/platform/db/schema.ts'
@@ -9,6 +9,8 @@ import * as adminMedia from '#app/routes/admin/media.ts'
 import * as settingsAvatar from '#app/routes/dashboard/settings-avatar.ts'
 import * as settings from '#app/routes/dashboard/settings.tsx'
 import * as mediaFile from '#app/routes/public/media-file.ts'
+import { listStoredFiles } from '#app/platform/storage/list.server.ts'
+import translation from '../../public/locales/fr-FR/translation.json'
 import { databaseKind } from '../support/database.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -156,5 +158,74 @@ describe(`media workers on ${databaseKind()} with S3 storage`, () => {
 		expect((await outcome(await settings.action(routeArgs(request, '/dashboard/settings')))).status).toBe(302)
 		await until(async () => !(await Promise.all(second.keys.map(inBucket))).some(Boolean))
 		expect(await db().select().from(media).where(eq(media.id, second.id))).toEqual([])
+	})
+
+	describe('while S3 answers 500 for a while', () => {
+		afterEach(() => s3.fail(null))
+
+		/** One image through the admin's upload: the route's status and body. */
+		const send = async (cookie: string) =>
+			outcome(
+				await adminMedia.action(
+					routeArgs(upload('/dashboard/admin/media', await picture(800, 400), cookie), '/dashboard/admin/media/:id?'),
+				),
+			)
+		const statusOf = async (id: string, cookie: string) =>
+			(
+				await outcome(
+					await adminMedia.loader(routeArgs(get(`/dashboard/admin/media/${id}`, { cookie }), '/dashboard/admin/media/:id?', { id })),
+				)
+			).body as MediaStatus
+
+		it('refuses an upload in French, keeps no row and no file, and takes the next one once S3 is back', async () => {
+			const admin = await member('admin')
+			const files = (await listStoredFiles(env.platform.storage)).map((f) => f.key).sort()
+			const rows = (await db().select({ id: media.id }).from(media)).length
+
+			s3.fail(500)
+			const before = s3.failures()
+			const refused = await send(admin.cookie)
+			expect(refused.status).toBe(503)
+			expect(JSON.stringify(refused.body)).toContain(translation.media.errors.unavailable)
+			// The S3 client tried again by itself before giving up.
+			expect(s3.failures() - before).toBeGreaterThan(1)
+			s3.fail(null)
+
+			expect((await db().select({ id: media.id }).from(media)).length).toBe(rows)
+			expect((await listStoredFiles(env.platform.storage)).map((f) => f.key).sort()).toEqual(files)
+			expect((await send(admin.cookie)).status).toBe(201)
+		})
+
+		it('answers /media/ with a French 503 and Retry-After, and the rendition job waits for S3 and retries', async () => {
+			const admin = await member('admin')
+			const ready = await send(admin.cookie)
+			const { id: readyId } = ready.body as { id: string }
+			const done = await settled(() => statusOf(readyId, admin.cookie))
+			const key = done.image!.variants[0]!.url.replace(/^\/media\//, '')
+
+			// Reads fail, writes pass: an upload is stored, but its renditions cannot read it yet.
+			s3.fail(500, ['GET', 'HEAD'])
+			const served = (await mediaFile.loader(routeArgs(get(`/media/${key}`), '/media/*', { '*': key }))) as Response
+			expect(served.status).toBe(503)
+			expect(served.headers.get('retry-after')).toBe('30')
+			expect(await served.text()).toBe(translation.media.errors.storageUnavailable)
+
+			const failed = s3.failures()
+			const accepted = await send(admin.cookie)
+			expect(accepted.status).toBe(201)
+			const { id } = accepted.body as { id: string }
+			// The worker takes the job, fails to read, and leaves the image waiting (not failed) for a retry.
+			// (one attempt of the job: the S3 client's own three tries)
+			await until(async () => s3.failures() >= failed + 3)
+			await new Promise((resolve) => setTimeout(resolve, 2_000))
+			expect((await statusOf(id, admin.cookie)).status).toBe('processing')
+
+			s3.fail(null)
+			const status = await settled(() => statusOf(id, admin.cookie), 90_000)
+			expect(status.status).toBe('ready')
+			for (const variant of status.image!.variants) expect(await inBucket(variant.url.replace(/^\/media\//, '')), variant.url).toBe(true)
+			const again = (await mediaFile.loader(routeArgs(get(`/media/${key}`), '/media/*', { '*': key }))) as Response
+			expect(again.status).toBe(200)
+		}, 120_000)
 	})
 })

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * Operations through the real HTTP server (server/index.ts on a production build): request ids in
@@ -142,5 +142,38 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 		expect(text).toMatch(/band_mails_total\{result="sent"\} 0/)
 		// Every sample line is `name{labels} number`.
 		for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/)
+	})
+	it('while PostgreSQL is away under load, every request answers in French, and the same process serves again once it is back', async () => {
+		const name = new URL(database.databaseUrl!).pathname.slice(1)
+		// Pages the lists' cache has not read yet, with a cookie: each one asks the database.
+		const burst = (from: number) =>
+			Promise.all(
+				Array.from({ length: 20 }, async (_, i) => {
+					const response = await fetch(`${server.origin}/events?page=${from + i}`, { headers: { cookie: 'x=1' } })
+					return { status: response.status, html: await response.text() }
+				}),
+			)
+		await admin(async (client) => {
+			await client.query(`alter database "${name}" with allow_connections false`)
+			await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
+		})
+		try {
+			for (const answer of await burst(100)) {
+				expect(answer.status).toBeGreaterThanOrEqual(500)
+				expect(answer.html).toContain('lang="fr"')
+				expect(answer.html).toContain('Référence de l’erreur, à indiquer au groupe')
+				expect(answer.html).not.toMatch(/at .*\.js:\d+/)
+			}
+		} finally {
+			await admin((client) => client.query(`alter database "${name}" with allow_connections true`))
+		}
+		let answers: { status: number }[] = []
+		for (let i = 0; i < 50; i++) {
+			answers = await burst(200 + i * 20)
+			if (answers.every((answer) => answer.status === 200)) break
+			await new Promise((resolve) => setTimeout(resolve, 200))
+		}
+		expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200))
+		expect(isRunning(server.pid)).toBe(true)
 	})
 })

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
-import pino from 'pino'
+import { eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatCode } from '#app/features/codes/code-format.ts'
+import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { openPostgres, type Database } from '#app/platform/db/client.server.ts'
+import { code, newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
-import { startRealtime, type Realtime } from '#app/platform/realtime.server.ts'
+import translation from '../../public/locales/fr-FR/translation.json'
+import { campaignWithCodes } from '../support/codes.ts'
 import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { cookieFrom } from '../support/requests.ts'
 import { startTestS3, type TestS3 } from '../support/s3.ts'
@@ -15,9 +18,9 @@ import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-s
 /*
  * Growing past one machine: two production servers (server/index.ts on one build) on one
  * PostgreSQL database and one S3 bucket, as behind a load balancer. What one instance does, the
- * other sees: sessions, events on the public pages, mail jobs sent once, rate limits, uploads,
- * live updates. The newsletter (sent once, not twice), codes (used up on both) and the stats
- * screen's live updates are added here as those features land.
+ * other sees: sessions, events on the public pages, mail jobs sent once, rate limits, uploads, a
+ * newsletter campaign sent once (not once per instance), a code used up on both, and the stats
+ * screen's live updates.
  */
 const BUILD_DIR = 'build-ops'
 const PASSWORD = 'cheval agrafe pile correcte'
@@ -69,6 +72,46 @@ async function signUp(server: SiteServer): Promise<{ email: string; cookie: stri
 	const cookie = cookieFrom(confirmed.headers)
 	expect(cookie).toMatch(/session_token=/)
 	return { email, cookie }
+}
+
+/** A server-sent events stream read as the browser's EventSource would, one event at a time. */
+async function openEventStream(server: SiteServer, path: string, cookie: string) {
+	const controller = new AbortController()
+	const response = await fetch(`${server.origin}${path}`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal })
+	expect(response.status).toBe(200)
+	expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+	const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+	let buffer = ''
+	const events: { event: string; data: unknown }[] = []
+	const read = async () => {
+		const { value, done } = await reader.read()
+		if (done) throw new Error('the event stream ended')
+		buffer += value
+		let end
+		while ((end = buffer.indexOf('\n\n')) >= 0) {
+			const block = buffer.slice(0, end)
+			buffer = buffer.slice(end + 2)
+			const event = /^event: (.*)$/m.exec(block)?.[1]
+			const data = /^data: (.*)$/m.exec(block)?.[1]
+			if (event && data !== undefined) events.push({ event, data: JSON.parse(data) as unknown })
+		}
+	}
+	return {
+		/** The next event of that name (and accepted by `accept`), waiting up to 10 s for it. */
+		async next(name: string, accept: (data: unknown) => boolean = () => true): Promise<unknown> {
+			const timer = setTimeout(() => controller.abort(), 10_000)
+			try {
+				for (;;) {
+					const index = events.findIndex((e) => e.event === name && accept(e.data))
+					if (index >= 0) return events.splice(0, index + 1).pop()!.data
+					await read()
+				}
+			} finally {
+				clearTimeout(timer)
+			}
+		},
+		close: () => controller.abort(),
+	}
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
@@ -223,31 +266,84 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 		}
 	})
 
-	it('a live update published by one instance reaches the listeners of another', async () => {
-		// The servers' own listeners are inside them; two more instances of the same mechanism on the
-		// same database stand for them until a screen (the stats) listens over HTTP.
-		const first = await openPostgres(database.databaseUrl!, { migrations: false })
-		const second = await openPostgres(database.databaseUrl!, { migrations: false })
-		const silent = pino({ level: 'silent' })
-		let one: Realtime | undefined
-		let two: Realtime | undefined
-		try {
-			one = await startRealtime(first, silent)
-			two = await startRealtime(second, silent)
-			const heard: unknown[] = []
-			two.subscribe('stats', (data) => heard.push(data))
-			await one.publish('stats', { scans: 3 })
-			await until(
-				async () => heard.length,
-				(n) => n > 0,
-				5_000,
-			)
-			expect(heard).toEqual([{ scans: 3 }])
-		} finally {
-			await one?.close()
-			await two?.close()
-			await first.close()
-			await second.close()
+	it('a newsletter campaign sent from both at once goes out once: one mail per subscriber', async () => {
+		const subscribers = Array.from({ length: 30 }, (_, i) => ({
+			id: randomUUID(),
+			email: `abonne-${i}-${randomUUID().slice(0, 6)}@exemple.fr`,
+			status: 'active' as const,
+			source: 'import' as const,
+			unsubscribeToken: newToken(),
+			consentAt: new Date(),
+		}))
+		await direct.db.insert(newsletterSubscriber).values(subscribers)
+		const fields = {
+			subject: `Nouvelles du groupe ${randomUUID().slice(0, 6)}`,
+			preheader: 'La tournée',
+			body: '## Bonjour\n\nDes **nouvelles**.',
 		}
+		const draft = await postForm(a, '/dashboard/admin/newsletter/campaigns/new', { intent: 'save', ...fields }, admin.cookie)
+		expect(draft.status).toBe(302)
+		const campaignPath = draft.headers.get('location')!.split('?')[0]!
+		const campaignId = campaignPath.split('/').pop()!
+		// « Envoyer » double-clicked, the two clicks reaching different instances: both queue a send job.
+		const sends = await Promise.all([a, b].map((server) => postForm(server, campaignPath, { intent: 'send', ...fields }, admin.cookie)))
+		expect(sends.map((response) => response.status)).toEqual([302, 302])
+
+		for (const subscriber of subscribers) await smtp.waitFor(subscriber.email, undefined, 60_000)
+		const finished = await until(
+			async () => (await direct.db.select().from(newsletterCampaign).where(eq(newsletterCampaign.id, campaignId)))[0]!,
+			(campaign) => campaign.status === 'sent',
+		)
+		expect(finished.status).toBe('sent')
+		await new Promise((resolve) => setTimeout(resolve, 3_000)) // time for a second sending, if any
+		for (const subscriber of subscribers) expect(smtp.to(subscriber.email), subscriber.email).toHaveLength(1)
+		const deliveries = await direct.db
+			.select({ status: newsletterDelivery.status, n: sql<number>`count(*)::int` })
+			.from(newsletterDelivery)
+			.where(eq(newsletterDelivery.campaignId, campaignId))
+			.groupBy(newsletterDelivery.status)
+		expect(deliveries).toEqual([{ status: 'sent', n: subscribers.length }])
+	}, 120_000)
+
+	it('a code redeemed on one is used up on the other', async () => {
+		const name = `Vinyle croisé ${randomUUID().slice(0, 6)}`
+		const { codes } = await campaignWithCodes(direct.db, 1, { name })
+		const typed = formatCode(codes[0]!)
+		const redeemed = await postForm(a, '/redeem', { code: typed }, admin.cookie)
+		expect(redeemed.status).toBe(302)
+		expect(redeemed.headers.get('location')).toBe('/dashboard#mes-contenus')
+		// The other instance shows what the code unlocked…
+		const dashboard = await fetch(`${b.origin}/dashboard`, { headers: { cookie: admin.cookie } })
+		expect(dashboard.status).toBe(200)
+		expect(await dashboard.text()).toContain(name)
+		// …and refuses it to anyone else, in French, the typed code kept.
+		const refused = await postForm(b, '/redeem', { code: typed })
+		expect(refused.status).toBe(410)
+		const html = await refused.text()
+		expect(html).toContain(translation.codes.redeem.outcomes.used_up)
+		expect(html).toContain(`value="${typed}"`)
+		const [row] = await direct.db.select({ uses: code.uses }).from(code).where(eq(code.code, codes[0]!))
+		expect(row!.uses).toBe(1)
+	})
+
+	it('a live update published on one reaches the stats screen open on the other', async () => {
+		// The stats screen's own stream (useLiveRevalidation('/dashboard/admin/live?topic=stats')), open on B.
+		const stream = await openEventStream(b, '/dashboard/admin/live?topic=stats', admin.cookie)
+		try {
+			expect(await stream.next('ready')).toEqual({ topic: 'stats' })
+			// A code redeemed on A is news for the stats screen.
+			const { codes } = await campaignWithCodes(direct.db, 1)
+			const redeemed = await postForm(a, '/redeem', { code: formatCode(codes[0]!) }, admin.cookie)
+			expect(redeemed.status).toBe(302)
+			expect(await stream.next('changed', (data) => (data as { source?: string }).source === 'codes')).toEqual({ source: 'codes' })
+		} finally {
+			stream.close()
+		}
+	})
+
+	it('the stats screen’s live stream is for admins only', async () => {
+		const response = await fetch(`${b.origin}/dashboard/admin/live?topic=stats`, { redirect: 'manual' })
+		await response.arrayBuffer()
+		expect(response.status).not.toBe(200)
 	})
 })

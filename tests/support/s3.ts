@@ -4,7 +4,8 @@
  * signature (it says so in its source: "Signature version 4 calculation is unimplemented"), so
  * the endpoint the tests use is a small front of our own that checks the signature of every
  * presigned request as S3 does (AWS Signature Version 4, query-string form), then passes it on.
- * Credentials are s3rver's fixed ones, S3RVER / S3RVER.
+ * Credentials are s3rver's fixed ones, S3RVER / S3RVER. The front can also play a service in
+ * trouble: answer every request (or every request of some methods) with an error status.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
@@ -20,6 +21,13 @@ export interface TestS3 {
 	secretAccessKey: string
 	/** The same, as the site's S3_* environment. */
 	env: Record<string, string>
+	/**
+	 * Answers every request with `status` and S3's InternalError body (only those of `methods` when
+	 * given: e.g. reads failing while writes pass), until called again with null.
+	 */
+	fail(status: number | null, methods?: string[]): void
+	/** How many requests the front has answered with an error so far. */
+	failures(): number
 	close(): Promise<void>
 }
 
@@ -65,7 +73,20 @@ export async function startTestS3(bucket = 'band-media'): Promise<TestS3> {
 	})
 	const backend = await server.run()
 
+	let failing: { status: number; methods?: string[] } | null = null
+	let failures = 0
 	const front = http.createServer((req, res) => {
+		if (failing && (!failing.methods || failing.methods.includes(req.method ?? 'GET'))) {
+			failures++
+			req.resume()
+			res.writeHead(failing.status, { 'Content-Type': 'application/xml' })
+			res.end(
+				req.method === 'HEAD'
+					? undefined
+					: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>',
+			)
+			return
+		}
 		const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
 		if (url.searchParams.has('X-Amz-Signature') && !presignedSignatureIsValid(req.method ?? 'GET', url, req.headers)) {
 			req.resume()
@@ -101,6 +122,10 @@ export async function startTestS3(bucket = 'band-media'): Promise<TestS3> {
 			S3_ACCESS_KEY_ID: ACCESS_KEY_ID,
 			S3_SECRET_ACCESS_KEY: SECRET_ACCESS_KEY,
 		},
+		fail(status, methods) {
+			failing = status === null ? null : { status, methods }
+		},
+		failures: () => failures,
 		async close() {
 			front.closeAllConnections()
 			await new Promise<void>((resolve) => front.close(() => resolve()))

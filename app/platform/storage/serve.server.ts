@@ -1,4 +1,9 @@
+import { getT } from '../i18n.server.ts'
+import { getLogger } from '../logger.server.ts'
 import type { ByteRange, Storage } from './storage.server.ts'
+
+/** How long a client is asked to wait before asking again for a file the storage could not give. */
+const RETRY_AFTER_SECONDS = 30
 
 /**
  * What a `Range` header asks of a file of `size` bytes: one range, the whole file (no header, a
@@ -34,8 +39,32 @@ function matchesEtag(header: string | null, etag: string): boolean {
 /**
  * Answers a GET or HEAD for a stored file: ETag and 304, one byte range (206, or 416), the file's
  * type, and the caller's caching. The key must already be known good; a missing file is a 404.
+ * While the storage itself fails (an S3 service answering 500 after the client's own retries, a
+ * disk error), the answer is a 503 in French with Retry-After, never a bare 500.
  */
 export async function storedFileResponse(
+	storage: Storage,
+	key: string,
+	request: Request,
+	options: { cacheControl: string; headers?: Record<string, string> },
+): Promise<Response> {
+	try {
+		return await serveStoredFile(storage, key, request, options)
+	} catch (error) {
+		getLogger().warn({ err: error, key }, 'stored file unavailable')
+		return new Response(getT()('media.errors.storageUnavailable'), {
+			status: 503,
+			headers: {
+				'Content-Type': 'text/plain; charset=utf-8',
+				'Cache-Control': 'no-store',
+				'Retry-After': String(RETRY_AFTER_SECONDS),
+				'X-Content-Type-Options': 'nosniff',
+			},
+		})
+	}
+}
+
+async function serveStoredFile(
 	storage: Storage,
 	key: string,
 	request: Request,
