@@ -157,7 +157,7 @@ export async function signUpFirstAdmin(
 	try {
 		const context = await auth.$context
 		const hash = await context.password.hash(input.password)
-		const created = await context.internalAdapter.createUser({ email, name: input.name, emailVerified: true })
+		const created = await context.internalAdapter.createUser({ email, name: input.name, emailVerified: true }, { method: 'email-password' })
 		await context.internalAdapter.linkAccount({ userId: created.id, providerId: 'credential', accountId: created.id, password: hash })
 	} catch {
 		return { ok: false, status: 503, message: getT()('auth.errors.unavailable') }
