@@ -76,7 +76,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
 	const values = eventValuesFrom(submission.value)
 	if (values.coverId && values.coverId !== existing?.coverId && !(await coverExists(db, values.coverId))) {
-		return data({ intent, result: submission.reply({ fieldErrors: { coverId: [EVENT_FORM_MESSAGES.cover] } }) }, { status: 400 })
+		return data({ intent, result: submission.reply({ fieldErrors: { coverId: [EVENT_FORM_MESSAGES.cover()] } }) }, { status: 400 })
 	}
 
 	const publish = intent === 'publish' ? true : intent === 'unpublish' ? false : undefined
