@@ -6,12 +6,16 @@ import { cityField } from './fields.ts'
 import { NAME_MAX } from './rules.ts'
 import type { Profile } from './types.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 export type { Profile }
 
 /** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
 const settable = {
-	name: textField().trim().min(1, 'Le nom ne peut pas être vide.').max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
+	name: textField()
+		.trim()
+		.min(1, { error: lazyT('api.me.nameEmpty') })
+		.max(NAME_MAX, { error: lazyT('auth.validation.nameMax', { max: NAME_MAX }) }),
 	city: cityField,
 } as const
 const clearable = ['city', 'image'] as const
