@@ -136,10 +136,6 @@ export async function signUpWithPassword(
 }
 
 /**
- * The first administrator, from the set-up link of the server's log: whoever holds it runs the
- * server, so the address they type is taken as theirs, and they are signed in at once.
- */
-/**
  * The first administrator, from the set-up link. The link is the proof: only whoever reads the
  * server's log has it, the operator who could set any address anyway. So the address is taken as
  * confirmed (the form says so next to it) and no « Confirmez votre adresse » mail goes out: the
