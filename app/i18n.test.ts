@@ -36,7 +36,7 @@ function flattenKeys(tree: unknown, prefix = ''): string[] {
 }
 
 interface KeyUses {
-	/** Keys written out as string literals: t('a.b'), getT()('a.b'), i18n.t("a.b"), i18nKey="a.b". */
+	/** Keys written out as string literals: t('a.b'), getT()('a.b'), lazyT('a.b'), i18n.t("a.b"), i18nKey="a.b". */
 	literal: string[]
 	/** Keys that may be used but need not exist: a flash message's optional `.body`. */
 	optional: string[]
@@ -44,7 +44,7 @@ interface KeyUses {
 	dynamic: string[]
 }
 
-const CALL = /(?:\bt|\bgetT\(\))\(\s*/g
+const CALL = /(?:\bt|\bgetT\(\)|\blazyT)\(\s*/g
 
 /** The translation keys a source file uses. */
 function keysUsedIn(source: string): KeyUses {

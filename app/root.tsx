@@ -8,6 +8,7 @@ import {
 	Scripts,
 	ScrollRestoration,
 	useNavigation,
+	useRouteError,
 	useRouteLoaderData,
 } from 'react-router'
 import type { Route } from './+types/root'
@@ -49,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
 	const nonce = useNonce()
 	const rootData = useRouteLoaderData<typeof loader>('root')
+	const error = useRouteError()
 	const band = rootData?.band
 	const style = band ? ({ '--accent': band.accent, '--on-accent': band.onAccent } as React.CSSProperties) : undefined
 	return (
@@ -64,7 +66,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<link rel="stylesheet" href={stylesheet} precedence="default" />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
-				<Meta />
+				{/*
+				 * An error page names itself (components/error-page.tsx). The routes' own meta is left out
+				 * there: after a refused POST their loader data is missing and their title would read
+				 * « undefined », ahead of the error page's.
+				 */}
+				{error ? null : <Meta />}
 				<Links />
 			</head>
 			<body>

@@ -4,17 +4,25 @@ import { ResponsiveImage } from '#app/components/responsive-image.tsx'
 import type { PublicImage } from '#app/features/media/public-image.ts'
 
 /**
- * An event's cover, filling its box (the box sets the crop: portrait on phones, the column on wide
- * screens). Without a cover: a print of the band's monogram in the accent, CSS only.
+ * An event's cover, filling its box: cropped to it (`cover`, the default), or shown whole inside it
+ * (`contain`, the event's own page, where a title written on the poster must stay readable).
+ * Without a cover: a print of the band's monogram in the accent, CSS only.
  */
-export function EventCover(props: { cover: PublicImage | null; bandName: string; sizes: string; priority?: boolean; className?: string }) {
+export function EventCover(props: {
+	cover: PublicImage | null
+	bandName: string
+	sizes: string
+	priority?: boolean
+	fit?: 'cover' | 'contain'
+	className?: string
+}) {
 	if (props.cover) {
 		return (
 			<ResponsiveImage
 				image={props.cover}
 				sizes={props.sizes}
 				priority={props.priority}
-				className={clsx('size-full object-cover', props.className)}
+				className={clsx('size-full', props.fit === 'contain' ? 'object-contain' : 'object-cover', props.className)}
 			/>
 		)
 	}

@@ -10,6 +10,7 @@ import type { Env } from './env.server.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
 import { redactUrl } from './redact-url.ts'
 import type { Logger } from 'pino'
+import { getT } from './i18n.server.ts'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address'
@@ -163,10 +164,14 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				await emails.resetPassword(user, token)
 			},
 			onPasswordReset: async ({ user }) => {
-				await emails.notice('password-changed', user.email, 'Mot de passe modifié', 'Votre mot de passe a changé', [
-					`Le mot de passe de votre compte vient d’être changé, et vos autres appareils ont été déconnectés.`,
-					`Si vous n’êtes pas à l’origine de ce changement, demandez tout de suite un nouveau mot de passe depuis la page de connexion et écrivez au groupe.`,
-				])
+				const t = getT()
+				await emails.notice(
+					'password-changed',
+					user.email,
+					t('settings.mail.passwordChanged.subject'),
+					t('settings.mail.passwordChanged.title'),
+					[t('settings.mail.passwordReset.body'), t('settings.mail.passwordNotYou')],
+				)
 			},
 			onExistingUserSignUp: async ({ user }) => {
 				await emails.existingAccountSignUp(user)

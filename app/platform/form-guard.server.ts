@@ -1,5 +1,6 @@
 import { httpError } from './http-error.ts'
 import { CROSS_SITE_ENDPOINTS } from './origin-check.server.ts'
+import { getT } from './i18n.server.ts'
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -19,14 +20,14 @@ export const formGuardMiddleware = async ({ request }: { request: Request }) => 
 	if (CROSS_SITE_ENDPOINTS.has(pathname)) return
 	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 	if (!FORM_TYPES.includes(type)) {
-		throw httpError(415, { error: 'Le formulaire envoyé n’a pas le bon format.' })
+		throw httpError(415, { error: getT()('errors.form.wrongType') })
 	}
 	// A URL-encoded body always parses; a multipart one may be truncated or have a wrong boundary.
 	if (type === 'multipart/form-data' && !STREAMED_UPLOADS.has(pathname)) {
 		try {
 			await request.clone().formData()
 		} catch {
-			throw httpError(400, { error: 'Le formulaire envoyé est incomplet ou mal formé.' })
+			throw httpError(400, { error: getT()('errors.form.malformed') })
 		}
 	}
 }

@@ -1,5 +1,6 @@
 import translation from '../../public/locales/fr-FR/translation.json'
 import { FALLBACK_LANGUAGE } from '#app/i18n/settings.ts'
+import { setSchemaTranslator } from '#app/i18n/schema-messages.ts'
 import { createTranslator, type Resources, type TFunction } from '#app/i18n/translate.ts'
 
 /* One language: the server reads its strings once, from the same file the browser loads. */
@@ -13,3 +14,6 @@ export function getT(): TFunction {
 	t ??= createTranslator(resources, LANGUAGE)
 	return t
 }
+
+// The shared form schemas' messages (app/i18n/schema-messages.ts) come from the same strings.
+setSchemaTranslator((key, options) => getT()(key, options))

@@ -1,6 +1,7 @@
 import { getEnv } from './env.server.ts'
 import { httpError } from './http-error.ts'
 import { getLogger } from './logger.server.ts'
+import { getT } from './i18n.server.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
@@ -32,6 +33,6 @@ export const originCheckMiddleware = ({ request }: { request: Request }) => {
 			{ method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('origin')?.slice(0, 200) ?? null },
 			'cross-site request refused',
 		)
-		throw httpError(403, { reason: 'cross-site', error: 'Requête refusée : elle ne vient pas de ce site.' })
+		throw httpError(403, { reason: 'cross-site', error: getT()('errors.crossSite.short') })
 	}
 }

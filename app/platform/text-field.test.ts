@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { hasUnsafeCharacters, textField, UNSAFE_TEXT_MESSAGE, withoutUnsafeCharacters } from './text-field.ts'
+import { getT } from './i18n.server.ts'
+import { hasUnsafeCharacters, textField, unsafeTextMessage, withoutUnsafeCharacters } from './text-field.ts'
 
 describe('textField', () => {
 	it('refuses a NUL byte, other control characters and bidi overrides, in French', () => {
 		for (const bad of ['a\u0000b', 'a\u0007', '\u001b[31m', 'x\u007f', 'x\u0085', 'gpj\u202eexe', '\u2066a\u2069', 'a\nb', 'a\tb']) {
 			const result = textField().trim().max(80).safeParse(bad)
 			expect(result.success, JSON.stringify(bad)).toBe(false)
-			expect(result.error?.issues[0]?.message).toBe(UNSAFE_TEXT_MESSAGE)
+			expect(result.error?.issues[0]?.message).toBe(getT()('forms.unsafeText'))
+			expect(unsafeTextMessage()).toContain('caractères invisibles')
 		}
 	})
 	it('keeps line breaks and tabs in multi-line text, and refuses the rest', () => {

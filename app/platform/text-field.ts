@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
  * Every text a person types goes through one of these, in every schema (forms and JSON API):
@@ -10,8 +11,8 @@ const BIDI_CONTROLS = '\u202a-\u202e\u2066-\u2069'
 const SINGLE_LINE_UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`, 'u')
 const MULTI_LINE_UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`, 'u')
 
-export const UNSAFE_TEXT_MESSAGE =
-	'Ce texte contient des caractères invisibles ou de contrôle : retirez-les (ils viennent souvent d’un copier-coller).'
+/** The refusal's message, looked up when a text is refused (app/i18n/schema-messages.ts). */
+export const unsafeTextMessage = lazyT('forms.unsafeText')
 
 /** Whether a text holds a character no field accepts (line breaks and tabs are fine in multi-line text). */
 export function hasUnsafeCharacters(text: string, options: { multiline?: boolean } = {}): boolean {
@@ -27,7 +28,7 @@ export function withoutUnsafeCharacters(text: string): string {
  * A string field that refuses unsafe characters; chain `.trim()`, `.min()`, `.max()` on it as on
  * `z.string()`. `error` is the message for a missing value.
  */
-export function textField(options: { multiline?: boolean; error?: string } = {}) {
+export function textField(options: { multiline?: boolean; error?: string | (() => string) } = {}) {
 	const base = options.error ? z.string({ error: options.error }) : z.string()
-	return base.refine((value) => !hasUnsafeCharacters(value, options), { message: UNSAFE_TEXT_MESSAGE, abort: true })
+	return base.refine((value) => !hasUnsafeCharacters(value, options), { error: unsafeTextMessage, abort: true })
 }

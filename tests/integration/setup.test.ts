@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSetupLink, hasAdmin } from '#app/features/accounts/setup.server.ts'
-import { siteSetting, user } from '#app/platform/db/schema.ts'
+import { outboxMail, siteSetting, user } from '#app/platform/db/schema.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
+import * as dashboard from '#app/routes/dashboard/layout.tsx'
 import { databaseKind } from '../support/database.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -76,6 +77,15 @@ describe(`the first-admin set-up link on ${databaseKind()}`, () => {
 		const [admin] = await db().select().from(user).where(eq(user.email, 'camille@example.com'))
 		expect(admin!.role).toBe('admin')
 		expect(await hasAdmin(db())).toBe(true)
+		// The link proved the address (docs/decisions/first-admin-address.md): it is confirmed, no
+		// « Confirmez votre adresse » mail goes out, and the dashboard shows no banner asking for it.
+		expect(admin!.emailVerified).toBe(true)
+		await new Promise((resolve) => setTimeout(resolve, 300))
+		expect(await db().select().from(outboxMail).where(eq(outboxMail.toAddress, 'camille@example.com'))).toHaveLength(0)
+		const shell = await outcome(
+			await dashboard.loader(routeArgs(get('/dashboard/admin', { cookie: cookieFrom(done.headers) }), '/dashboard')),
+		)
+		expect((shell.body as { user: { emailVerified: boolean } }).user.emailVerified).toBe(true)
 
 		const again = await claimAction(token, { name: 'Intrus', email: 'intrus@example.com', password, confirm: password })
 		expect(again.status).toBe(400)

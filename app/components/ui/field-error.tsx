@@ -7,7 +7,12 @@ export function FieldError(props: { id: string; errors: string[] }) {
 				<path d="M8 4.5v4.25" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
 				<circle cx="8" cy="11.25" r="1" fill="currentColor" />
 			</svg>
-			<span>{props.errors.join(' ')}</span>
+			{/* One line per error: two refusals of one password never run together in one sentence. */}
+			<span className="flex flex-col gap-0.5">
+				{props.errors.map((error) => (
+					<span key={error}>{error}</span>
+				))}
+			</span>
 		</p>
 	)
 }

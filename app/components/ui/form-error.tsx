@@ -15,7 +15,11 @@ export function FormError(props: { id: string; errors?: string[] }) {
 				<path d="M8 4.5v4.25" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
 				<circle cx="8" cy="11.25" r="1" fill="currentColor" />
 			</svg>
-			<p>{props.errors.join(' ')}</p>
+			<div className="flex flex-col gap-1">
+				{props.errors.map((error) => (
+					<p key={error}>{error}</p>
+				))}
+			</div>
 		</div>
 	)
 }

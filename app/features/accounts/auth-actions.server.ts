@@ -136,22 +136,31 @@ export async function signUpWithPassword(
 }
 
 /**
- * The first administrator, from the set-up link of the server's log: whoever holds it runs the
- * server, so the address they type is taken as theirs, and they are signed in at once.
+ * The first administrator, from the set-up link. The link is the proof: only whoever reads the
+ * server's log has it, the operator who could set any address anyway. So the address is taken as
+ * confirmed (the form says so next to it) and no « Confirmez votre adresse » mail goes out: the
+ * account is made here rather than by Better Auth's sign-up, which would send one, and then signed
+ * in with its password like any other (docs/decisions/first-admin-address.md).
  */
 export async function signUpFirstAdmin(
 	request: Request,
 	input: { name: string; email: string; password: string },
 ): Promise<AuthOutcome | { ok: 'exists' }> {
 	const { auth, database } = await getPlatform()
-	const existing = await database.db.select({ id: schemaUser.id }).from(schemaUser).where(eq(schemaUser.email, input.email))
+	const email = input.email.trim().toLowerCase()
+	const existing = await database.db.select({ id: schemaUser.id }).from(schemaUser).where(eq(schemaUser.email, email))
 	if (existing.length > 0) return { ok: 'exists' }
-	const created = await call(() => auth.api.signUpEmail({ body: input, headers: request.headers, asResponse: true }))
-	if (!created.ok) return created
-	await database.db.update(schemaUser).set({ emailVerified: true }).where(eq(schemaUser.email, input.email))
+	try {
+		const context = await auth.$context
+		const hash = await context.password.hash(input.password)
+		const created = await context.internalAdapter.createUser({ email, name: input.name, emailVerified: true }, { method: 'email-password' })
+		await context.internalAdapter.linkAccount({ userId: created.id, providerId: 'credential', accountId: created.id, password: hash })
+	} catch {
+		return { ok: false, status: 503, message: getT()('auth.errors.unavailable') }
+	}
 	return call(() =>
 		auth.api.signInEmail({
-			body: { email: input.email, password: input.password, rememberMe: true },
+			body: { email, password: input.password, rememberMe: true },
 			headers: request.headers,
 			asResponse: true,
 		}),

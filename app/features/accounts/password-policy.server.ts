@@ -3,6 +3,7 @@ import { adjacencyGraphs, dictionary as common } from '@zxcvbn-ts/language-commo
 import { dictionary as french } from '@zxcvbn-ts/language-fr'
 import type { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/platform/password-limits.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * NIST SP 800-63B style: length matters, composition rules do not, and passwords that are known
@@ -58,15 +59,15 @@ export function passwordWeakness(password: string, context: { email?: string; na
 	const core = stripDecorations(password)
 	const { commonPasswords, frenchWords } = wordLists()
 	if (commonPasswords.has(lower) || commonPasswords.has(core) || frenchWords.has(core) || isRepetitive(lower)) {
-		return 'Ce mot de passe est trop courant. Choisissez-en un autre, par exemple une phrase de quelques mots.'
+		return getT()('auth.password.common')
 	}
 	const local = context.email?.split('@')[0]?.toLowerCase()
 	const personal = [local, context.name].filter((word): word is string => Boolean(word))
 	if ((local && local.length >= 4 && lower.includes(local)) || (context.name && core === stripDecorations(context.name))) {
-		return 'Le mot de passe ne doit pas reprendre votre nom ou votre adresse e-mail.'
+		return getT()('auth.password.personal')
 	}
 	if (zxcvbn.check(password, personal).score < 3) {
-		return 'Ce mot de passe est trop facile à deviner (suite de touches, de chiffres ou une date). Une phrase de quelques mots est idéale.'
+		return getT()('auth.password.guessable')
 	}
 	return null
 }

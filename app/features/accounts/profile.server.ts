@@ -5,12 +5,17 @@ import { textField } from '#app/platform/text-field.ts'
 import { cityField } from './fields.ts'
 import { NAME_MAX } from './rules.ts'
 import type { Profile } from './types.ts'
+import { getT } from '#app/platform/i18n.server.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 export type { Profile }
 
 /** Fields a member may set, and the ones they may clear. A role, an id or an e-mail is not among them. */
 const settable = {
-	name: textField().trim().min(1, 'Le nom ne peut pas être vide.').max(NAME_MAX, `Le nom ne peut pas dépasser ${NAME_MAX} caractères.`),
+	name: textField()
+		.trim()
+		.min(1, { error: lazyT('api.me.nameEmpty') })
+		.max(NAME_MAX, { error: lazyT('auth.validation.nameMax', { max: NAME_MAX }) }),
 	city: cityField,
 } as const
 const clearable = ['city', 'image'] as const
@@ -24,29 +29,29 @@ export type ProfileUpdate =
 /** Checks an updateUserData payload: `{ values: {...}, valuesToClear: [...] }`. */
 export function parseProfileUpdate(body: unknown): ProfileUpdate {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		return { ok: false, field: '(body)', reason: 'Le corps de la requête doit être un objet JSON.' }
+		return { ok: false, field: '(body)', reason: getT()('api.me.notObject') }
 	}
 	for (const key of Object.keys(body)) {
 		if (key !== 'values' && key !== 'valuesToClear') {
-			return { ok: false, field: key, reason: `Champ inconnu : ${key}.` }
+			return { ok: false, field: key, reason: getT()('api.me.unknownField', { field: key }) }
 		}
 	}
 	const { values = {}, valuesToClear = [] } = body as { values?: unknown; valuesToClear?: unknown }
 	if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-		return { ok: false, field: 'values', reason: '« values » doit être un objet.' }
+		return { ok: false, field: 'values', reason: getT()('api.me.valuesNotObject') }
 	}
 	if (!Array.isArray(valuesToClear)) {
-		return { ok: false, field: 'valuesToClear', reason: '« valuesToClear » doit être une liste.' }
+		return { ok: false, field: 'valuesToClear', reason: getT()('api.me.clearNotList') }
 	}
 	const parsed: Partial<Record<Settable, string>> = {}
 	for (const [field, value] of Object.entries(values)) {
 		// hasOwn, not `in`: "constructor" or "__proto__" are in every object.
 		if (!Object.hasOwn(settable, field)) {
-			return { ok: false, field, reason: `Le champ « ${field} » ne peut pas être modifié.` }
+			return { ok: false, field, reason: getT()('api.me.notSettable', { field }) }
 		}
 		const result = settable[field as Settable].safeParse(value)
 		if (!result.success) {
-			const reason = typeof value === 'string' ? result.error.issues[0]!.message : `« ${field} » doit être un texte.`
+			const reason = typeof value === 'string' ? result.error.issues[0]!.message : getT()('api.me.notText', { field })
 			return { ok: false, field, reason }
 		}
 		parsed[field as Settable] = result.data
@@ -54,10 +59,10 @@ export function parseProfileUpdate(body: unknown): ProfileUpdate {
 	const clear: Clearable[] = []
 	for (const field of valuesToClear) {
 		if (typeof field !== 'string' || !(clearable as readonly string[]).includes(field)) {
-			return { ok: false, field: String(field), reason: `Le champ « ${String(field)} » ne peut pas être effacé.` }
+			return { ok: false, field: String(field), reason: getT()('api.me.notClearable', { field: String(field) }) }
 		}
 		if (field in parsed) {
-			return { ok: false, field, reason: `Le champ « ${field} » ne peut pas être à la fois modifié et effacé.` }
+			return { ok: false, field, reason: getT()('api.me.setAndClear', { field }) }
 		}
 		clear.push(field as Clearable)
 	}

@@ -7,6 +7,7 @@ import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { notifyBandMail, replyMail, senderCopyMail } from './emails.server.tsx'
 import type { CONTACT_SUBJECTS, ContactInput, ContactSubjectValue } from './form.ts'
 import { MESSAGES_PAGE_SIZE, type MessageFilter } from './inbox.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 // The form's list and the table's are the same (the form keeps its own copy, free of database code).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -31,7 +32,7 @@ export async function submitContact(platform: Platform, clientAddress: string, i
 		return {
 			ok: false,
 			reason: 'limited',
-			message: `Vous avez envoyé plusieurs messages coup sur coup. Réessayez ${formatWait(limited.retryAfterSeconds)}.`,
+			message: getT()('contact.limited', { wait: formatWait(limited.retryAfterSeconds) }),
 			retryAfterSeconds: limited.retryAfterSeconds,
 		}
 	}
@@ -194,13 +195,13 @@ export async function replyToMessage(
 	const { db } = platform.database
 	const limited = await platform.limits.consume('contactReplyByAccount', admin.id)
 	if (!limited.ok)
-		return { ok: false, reason: 'limited', message: `Trop de réponses d’affilée. Réessayez ${formatWait(limited.retryAfterSeconds)}.` }
+		return { ok: false, reason: 'limited', message: getT()('contact.admin.replyLimited', { wait: formatWait(limited.retryAfterSeconds) }) }
 	const [message] = await db.select().from(contactMessage).where(eq(contactMessage.id, id))
-	if (!message) return { ok: false, reason: 'missing', message: 'Ce message n’existe plus.' }
+	if (!message) return { ok: false, reason: 'missing', message: getT()('contact.admin.replyGone') }
 	const sent = await platform.mailer.sendMail(
 		replyMail(platform.env, { ...message, subject: message.subject }, text, platform.env.CONTACT_EMAIL),
 	)
-	if (!sent.ok) return { ok: false, reason: 'mail', message: 'La réponse n’a pas pu être enregistrée pour l’envoi. Réessayez.' }
+	if (!sent.ok) return { ok: false, reason: 'mail', message: getT()('contact.admin.replyNotQueued') }
 	await db.transaction(async (tx) => {
 		await tx
 			.insert(contactReply)

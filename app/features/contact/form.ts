@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { emailField } from '#app/features/accounts/fields.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
  * The contact form's rules, shared by the page (Conform constraints in the browser) and the action.
@@ -21,18 +22,20 @@ const singleLine = /^[^\r\n\u0000-\u001f\u007f]*$/
 
 export const ContactSchema = z.object({
 	name: z
-		.string({ error: 'Indiquez votre nom.' })
+		.string({ error: lazyT('contact.validation.nameRequired') })
 		.trim()
-		.min(1, 'Indiquez votre nom.')
-		.max(CONTACT_NAME_MAX, `Le nom ne peut pas dépasser ${CONTACT_NAME_MAX} caractères.`)
-		.regex(singleLine, 'Le nom doit tenir sur une seule ligne.'),
+		.min(1, { error: lazyT('contact.validation.nameRequired') })
+		.max(CONTACT_NAME_MAX, { error: lazyT('contact.validation.nameMax', { max: CONTACT_NAME_MAX }) })
+		.regex(singleLine, { error: lazyT('contact.validation.nameSingleLine') }),
 	email: emailField,
-	subject: z.enum(CONTACT_SUBJECTS, { error: 'Choisissez l’objet de votre message.' }),
+	subject: z.enum(CONTACT_SUBJECTS, { error: lazyT('contact.validation.subject') }),
 	message: z
-		.string({ error: 'Écrivez votre message.' })
+		.string({ error: lazyT('contact.validation.messageRequired') })
 		.trim()
-		.min(CONTACT_MESSAGE_MIN, `Votre message est un peu court (${CONTACT_MESSAGE_MIN} caractères au moins).`)
-		.max(CONTACT_MESSAGE_MAX, `Votre message est trop long : ${CONTACT_MESSAGE_MAX.toLocaleString('fr-FR')} caractères au plus.`),
+		.min(CONTACT_MESSAGE_MIN, { error: lazyT('contact.validation.messageMin', { min: CONTACT_MESSAGE_MIN }) })
+		.max(CONTACT_MESSAGE_MAX, {
+			error: lazyT('contact.validation.messageMax', { max: CONTACT_MESSAGE_MAX.toLocaleString('fr-FR') }),
+		}),
 	/** The honeypot: hidden from people, filled by naive bots. */
 	website: z.string().max(500).optional(),
 })
@@ -42,8 +45,8 @@ export type ContactInput = z.output<typeof ContactSchema>
 export const ReplySchema = z.object({
 	intent: z.literal('reply'),
 	reply: z
-		.string({ error: 'Écrivez votre réponse.' })
+		.string({ error: lazyT('contact.validation.replyRequired') })
 		.trim()
-		.min(1, 'Écrivez votre réponse.')
-		.max(CONTACT_REPLY_MAX, `La réponse est trop longue : ${CONTACT_REPLY_MAX.toLocaleString('fr-FR')} caractères au plus.`),
+		.min(1, { error: lazyT('contact.validation.replyRequired') })
+		.max(CONTACT_REPLY_MAX, { error: lazyT('contact.validation.replyMax', { max: CONTACT_REPLY_MAX.toLocaleString('fr-FR') }) }),
 })

@@ -1,3 +1,4 @@
+import { clsx } from 'clsx'
 import { ArrowLeft, CalendarPlus, MapPin, Pencil, Ticket } from 'lucide-react'
 import type { ComponentProps } from 'react'
 import { Link } from 'react-router'
@@ -42,30 +43,31 @@ export function EventPage({ loaderData }: { loaderData: EventPageData }) {
 
 	return (
 		<article aria-labelledby="titre-evenement">
-			<div className="relative isolate lg:grid lg:min-h-[min(92svh,60rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-				{/* The poster: full-bleed on phones (cropped to a portrait), the right half on wide screens. */}
-				<div className="relative lg:order-2">
-					<div className="relative aspect-[4/5] max-h-[74svh] w-full overflow-hidden bg-surface sm:aspect-[16/10] sm:max-h-[70svh] lg:absolute lg:inset-0 lg:aspect-auto lg:max-h-none">
-						<EventCover
-							cover={event.cover}
-							bandName={bandName}
-							priority
-							sizes="(min-width: 64rem) 50vw, 100vw"
-							className={cancelled || isPast ? 'grayscale-[0.6]' : undefined}
-						/>
-						{/* The header sits on the picture: a shade keeps it readable. */}
+			<div className="relative isolate lg:grid lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] lg:items-start">
+				{/*
+				 * The poster, whole: its own proportions (a title written on it stays readable), below the
+				 * header bar so that the header's links never lie over it; the right half on wide screens.
+				 */}
+				<div className="pt-19 sm:pt-21 lg:order-2 lg:pt-28 lg:pr-[max(var(--spacing-gutter),calc((100vw-var(--container-page))/2+var(--spacing-gutter)))] lg:pb-16">
+					<div className="sm:mx-auto sm:max-w-page sm:px-gutter lg:max-w-none lg:px-0">
+						{/* A very tall poster is capped in height and shown whole, on the page's own ground. */}
 						<div
-							aria-hidden="true"
-							className="pointer-events-none absolute inset-x-0 top-0 h-28 bg-linear-to-b from-canvas/85 to-transparent"
-						/>
-						<div
-							aria-hidden="true"
-							className="pointer-events-none absolute inset-x-0 bottom-0 h-32 bg-linear-to-t from-canvas to-transparent lg:hidden"
-						/>
+							className={clsx('max-h-[80svh] w-full overflow-hidden bg-surface sm:rounded-card', !event.cover && 'aspect-[16/10]')}
+							style={event.cover ? { aspectRatio: `${event.cover.width} / ${event.cover.height}` } : undefined}
+						>
+							<EventCover
+								cover={event.cover}
+								bandName={bandName}
+								priority
+								fit="contain"
+								sizes="(min-width: 64rem) 50vw, 100vw"
+								className={cancelled || isPast ? 'grayscale-[0.6]' : undefined}
+							/>
+						</div>
 					</div>
 				</div>
 
-				<div className="relative mx-auto -mt-20 w-full max-w-page px-gutter pb-12 sm:-mt-24 lg:mx-0 lg:mt-0 lg:max-w-none lg:pt-32 lg:pr-14 lg:pb-16 lg:pl-[max(var(--spacing-gutter),calc((100vw-var(--container-page))/2+var(--spacing-gutter)))]">
+				<div className="relative mx-auto w-full max-w-page px-gutter pt-6 pb-12 lg:mx-0 lg:max-w-none lg:pt-32 lg:pr-14 lg:pb-16 lg:pl-[max(var(--spacing-gutter),calc((100vw-var(--container-page))/2+var(--spacing-gutter)))]">
 					{isDraft ? (
 						<div
 							role="note"

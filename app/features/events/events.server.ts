@@ -8,6 +8,7 @@ export { markdownToText }
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * Events as the public site reads them: published only (drafts for an admin's preview), upcoming
@@ -91,7 +92,7 @@ export function dateLabel(value: Date | string): DateLabel {
 		date,
 		dayMonthYear: `${dayWord} ${parts.month} ${parts.year}`,
 		time,
-		dateTime: `${date} à ${time}`,
+		dateTime: getT()('common.dateAtTime', { date, time }),
 		parisDay: `${parts.year}-${monthNumber}-${day.padStart(2, '0')}`,
 	}
 }

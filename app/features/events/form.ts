@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
 import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
  * The event editor's form: one Zod schema for the browser's constraints (handed over by the
@@ -27,31 +28,32 @@ const YEAR_MAX = 2100
 
 const frenchNumber = (value: number) => value.toLocaleString('fr-FR')
 
+/** The form's messages (keys of translation.json), looked up when a value is refused (app/i18n/schema-messages.ts). */
 const MESSAGES = {
-	title: 'Donnez un titre à l’événement.',
-	titleMax: `Le titre ne peut pas dépasser ${EVENT_LIMITS.title} caractères.`,
-	startsAt: 'Indiquez la date et l’heure du début.',
-	date: 'Cette date n’est pas valide : choisissez un jour et une heure.',
-	endAfterStart: 'La fin doit être après le début.',
-	doorsBeforeStart: 'L’ouverture des portes doit précéder le début.',
-	previousRequired: 'Indiquez la date initialement prévue.',
-	venueName: 'Indiquez le nom de la salle ou du lieu.',
-	venueNameMax: `Le nom du lieu ne peut pas dépasser ${EVENT_LIMITS.venueName} caractères.`,
-	address: `L’adresse ne peut pas dépasser ${EVENT_LIMITS.address} caractères.`,
-	postalCode: `Le code postal ne peut pas dépasser ${EVENT_LIMITS.postalCode} caractères.`,
-	city: 'Indiquez la ville.',
-	cityMax: `La ville ne peut pas dépasser ${EVENT_LIMITS.city} caractères.`,
-	country: 'Indiquez le pays par son code à deux lettres : FR, BE, CH…',
-	countryUnknown: 'Ce code pays n’existe pas : utilisez le code à deux lettres (FR, BE, CH, GB…).',
-	latitude: 'La latitude est un nombre entre −90 et 90 (par exemple 48,8566).',
-	longitude: 'La longitude est un nombre entre −180 et 180 (par exemple 2,3522).',
-	bothCoordinates: 'Indiquez la latitude et la longitude, ou aucune des deux.',
-	ticketUrl: 'L’adresse de la billetterie doit commencer par https:// (ou http://).',
-	ticketUrlMax: `L’adresse de la billetterie ne peut pas dépasser ${EVENT_LIMITS.ticketUrl} caractères.`,
-	priceText: `Le prix ne peut pas dépasser ${EVENT_LIMITS.priceText} caractères.`,
-	status: 'Choisissez un statut.',
-	description: `La description ne peut pas dépasser ${frenchNumber(EVENT_LIMITS.description)} caractères.`,
-	cover: 'Cette image n’est pas valide : envoyez-la de nouveau.',
+	title: lazyT('admin.events.validation.title'),
+	titleMax: lazyT('admin.events.validation.titleMax', { max: EVENT_LIMITS.title }),
+	startsAt: lazyT('admin.events.validation.startsAt'),
+	date: lazyT('admin.events.validation.date'),
+	endAfterStart: lazyT('admin.events.validation.endAfterStart'),
+	doorsBeforeStart: lazyT('admin.events.validation.doorsBeforeStart'),
+	previousRequired: lazyT('admin.events.validation.previousRequired'),
+	venueName: lazyT('admin.events.validation.venueName'),
+	venueNameMax: lazyT('admin.events.validation.venueNameMax', { max: EVENT_LIMITS.venueName }),
+	address: lazyT('admin.events.validation.address', { max: EVENT_LIMITS.address }),
+	postalCode: lazyT('admin.events.validation.postalCode', { max: EVENT_LIMITS.postalCode }),
+	city: lazyT('admin.events.validation.city'),
+	cityMax: lazyT('admin.events.validation.cityMax', { max: EVENT_LIMITS.city }),
+	country: lazyT('admin.events.validation.country'),
+	countryUnknown: lazyT('admin.events.validation.countryUnknown'),
+	latitude: lazyT('admin.events.validation.latitude'),
+	longitude: lazyT('admin.events.validation.longitude'),
+	bothCoordinates: lazyT('admin.events.validation.bothCoordinates'),
+	ticketUrl: lazyT('admin.events.validation.ticketUrl'),
+	ticketUrlMax: lazyT('admin.events.validation.ticketUrlMax', { max: EVENT_LIMITS.ticketUrl }),
+	priceText: lazyT('admin.events.validation.priceText', { max: EVENT_LIMITS.priceText }),
+	status: lazyT('admin.events.validation.status'),
+	description: lazyT('admin.events.validation.description', { max: frenchNumber(EVENT_LIMITS.description) }),
+	cover: lazyT('admin.events.validation.cover'),
 } as const
 
 export const EVENT_FORM_MESSAGES = MESSAGES
@@ -101,16 +103,18 @@ export function isWebAddress(value: string): boolean {
 	}
 }
 
-const requiredText = (max: number, missing: string, tooLong: string) =>
-	textField({ error: missing }).trim().min(1, missing).max(max, tooLong)
-const optionalText = (max: number, tooLong: string) => textField().trim().max(max, tooLong).optional()
-const requiredDate = (missing: string) =>
-	z.string({ error: missing }).trim().min(1, { message: missing, abort: true }).refine(isValidEventDate, MESSAGES.date)
+type Message = () => string
+
+const requiredText = (max: number, missing: Message, tooLong: Message) =>
+	textField({ error: missing }).trim().min(1, { error: missing }).max(max, { error: tooLong })
+const optionalText = (max: number, tooLong: Message) => textField().trim().max(max, { error: tooLong }).optional()
+const requiredDate = (missing: Message) =>
+	z.string({ error: missing }).trim().min(1, { error: missing, abort: true }).refine(isValidEventDate, { error: MESSAGES.date })
 const optionalDate = () =>
 	z
 		.string()
 		.trim()
-		.refine((value) => value === '' || isValidEventDate(value), MESSAGES.date)
+		.refine((value) => value === '' || isValidEventDate(value), { error: MESSAGES.date })
 		.optional()
 
 const fields = z.object({
@@ -128,42 +132,48 @@ const fields = z.object({
 		.string({ error: MESSAGES.country })
 		.trim()
 		.toUpperCase()
-		.refine((code) => /^[A-Z]{2}$/.test(code), { message: MESSAGES.country, abort: true })
-		.refine(isCountryCode, MESSAGES.countryUnknown),
+		.refine((code) => /^[A-Z]{2}$/.test(code), { error: MESSAGES.country, abort: true })
+		.refine(isCountryCode, { error: MESSAGES.countryUnknown }),
 	latitude: z
 		.string()
 		.trim()
-		.refine((value) => {
-			if (value === '') return true
-			const number = parseCoordinate(value)
-			return number !== null && number >= -90 && number <= 90
-		}, MESSAGES.latitude)
+		.refine(
+			(value) => {
+				if (value === '') return true
+				const number = parseCoordinate(value)
+				return number !== null && number >= -90 && number <= 90
+			},
+			{ error: MESSAGES.latitude },
+		)
 		.optional(),
 	longitude: z
 		.string()
 		.trim()
-		.refine((value) => {
-			if (value === '') return true
-			const number = parseCoordinate(value)
-			return number !== null && number >= -180 && number <= 180
-		}, MESSAGES.longitude)
+		.refine(
+			(value) => {
+				if (value === '') return true
+				const number = parseCoordinate(value)
+				return number !== null && number >= -180 && number <= 180
+			},
+			{ error: MESSAGES.longitude },
+		)
 		.optional(),
 	ticketUrl: textField()
 		.trim()
-		.max(EVENT_LIMITS.ticketUrl, { message: MESSAGES.ticketUrlMax, abort: true })
-		.refine(isWebAddress, MESSAGES.ticketUrl)
+		.max(EVENT_LIMITS.ticketUrl, { error: MESSAGES.ticketUrlMax, abort: true })
+		.refine(isWebAddress, { error: MESSAGES.ticketUrl })
 		.optional(),
 	priceText: optionalText(EVENT_LIMITS.priceText, MESSAGES.priceText),
 	// Line breaks counted as the browser counts them (one character), whatever it sends.
 	description: textField({ multiline: true })
 		.transform((text) => text.replace(/\r\n?/g, '\n'))
-		.pipe(z.string().max(EVENT_LIMITS.description, MESSAGES.description))
+		.pipe(z.string().max(EVENT_LIMITS.description, { error: MESSAGES.description }))
 		.optional(),
 	coverId: z
 		.string()
 		.trim()
-		.max(64, { message: MESSAGES.cover, abort: true })
-		.refine((id) => /^[A-Za-z0-9_-]+$/.test(id), MESSAGES.cover)
+		.max(64, { error: MESSAGES.cover, abort: true })
+		.refine((id) => /^[A-Za-z0-9_-]+$/.test(id), { error: MESSAGES.cover })
 		.optional(),
 })
 
@@ -184,18 +194,18 @@ export const EventFormSchema = fields.superRefine(
 		const end = instantOf(v.endsAt)
 		const doors = instantOf(v.doorsAt)
 		if (start !== null && end !== null && end <= start) {
-			ctx.addIssue({ code: 'custom', path: ['endsAt'], message: MESSAGES.endAfterStart })
+			ctx.addIssue({ code: 'custom', path: ['endsAt'], message: MESSAGES.endAfterStart() })
 		}
 		if (start !== null && doors !== null && doors >= start) {
-			ctx.addIssue({ code: 'custom', path: ['doorsAt'], message: MESSAGES.doorsBeforeStart })
+			ctx.addIssue({ code: 'custom', path: ['doorsAt'], message: MESSAGES.doorsBeforeStart() })
 		}
 		if (v.status === 'postponed' && (typeof v.previousStartsAt !== 'string' || v.previousStartsAt.trim() === '')) {
-			ctx.addIssue({ code: 'custom', path: ['previousStartsAt'], message: MESSAGES.previousRequired })
+			ctx.addIssue({ code: 'custom', path: ['previousStartsAt'], message: MESSAGES.previousRequired() })
 		}
 		const hasLatitude = typeof v.latitude === 'string' && v.latitude.trim() !== ''
 		const hasLongitude = typeof v.longitude === 'string' && v.longitude.trim() !== ''
-		if (hasLatitude && !hasLongitude) ctx.addIssue({ code: 'custom', path: ['longitude'], message: MESSAGES.bothCoordinates })
-		if (hasLongitude && !hasLatitude) ctx.addIssue({ code: 'custom', path: ['latitude'], message: MESSAGES.bothCoordinates })
+		if (hasLatitude && !hasLongitude) ctx.addIssue({ code: 'custom', path: ['longitude'], message: MESSAGES.bothCoordinates() })
+		if (hasLongitude && !hasLatitude) ctx.addIssue({ code: 'custom', path: ['latitude'], message: MESSAGES.bothCoordinates() })
 	},
 	{ when: () => true },
 )

@@ -7,6 +7,7 @@ import { RULES } from '#app/platform/rate-limit.server.ts'
 import { CODE_RETENTION } from '#app/features/codes/rules.ts'
 import { getBand } from './band.server.ts'
 import { renderMarkdown } from './markdown.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 export const POLICIES = ['privacy', 'cookies'] as const
 export type PolicyName = (typeof POLICIES)[number]
@@ -21,13 +22,9 @@ function values(siteUrl: string): Record<string, string> {
 	return {
 		band: band.name,
 		site: siteUrl.replace(/^https?:\/\//, ''),
-		// What exists today to reach the band: its address when configured, else its networks (the
-		// contact form is not there yet), else a plain statement that no address is given yet.
-		writeTo: band.contactEmail
-			? `écrivez à [${band.contactEmail}](mailto:${band.contactEmail})`
-			: band.socials.length > 0
-				? 'écrivez au groupe par l’un de ses réseaux, dont les liens sont en bas de chaque page (le site n’indique pas encore d’adresse e-mail de contact)'
-				: 'adressez-vous directement au groupe : le site n’indique pas encore d’adresse e-mail de contact',
+		// How to reach the band: /contact always (its messages are kept in the admin even without an
+		// address to mail them to), and the band's address too when one is configured.
+		writeTo: band.contactEmail ? getT()('policies.writeTo.email', { email: band.contactEmail }) : getT()('policies.writeTo.form'),
 		sessionDays: String(SESSION_TTL_SECONDS / 86400),
 		verifyHours: String(VERIFY_EMAIL_TTL_SECONDS / 3600),
 		resetHours: String(RESET_PASSWORD_TTL_SECONDS / 3600),

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_RANGE_DAYS, readRange } from './range.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 const TODAY = '2026-03-15'
-const read = (query: string) => readRange(new URLSearchParams(query), TODAY)
+const read = (query: string) => readRange(new URLSearchParams(query), getT(), TODAY)
 
 describe('the stats period', () => {
 	it('gives the last 7, 30 or 90 days with today, and 30 for anything else', () => {
@@ -14,7 +15,7 @@ describe('the stats period', () => {
 	})
 
 	it('takes custom dates, across a change of year and a leap day', () => {
-		const { range, error } = readRange(new URLSearchParams('periode=perso&du=2023-12-30&au=2024-03-01'), TODAY)
+		const { range, error } = readRange(new URLSearchParams('periode=perso&du=2023-12-30&au=2024-03-01'), getT(), TODAY)
 		expect(error).toBeNull()
 		expect(range.days[0]).toBe('2023-12-30')
 		expect(range.days).toContain('2024-02-29')

@@ -1,4 +1,5 @@
 import { addDays, daysBetween, parisDay, parseDay } from './paris-day.ts'
+import type { TFunction } from '#app/i18n/translate.ts'
 
 /*
  * The period the stats screen shows: the last 7, 30 or 90 days (today included), or custom dates.
@@ -18,7 +19,7 @@ export interface StatsRange {
 
 export type RangeResult = { range: StatsRange; notice: string | null; error: string | null }
 
-export function readRange(params: URLSearchParams, today: string = parisDay()): RangeResult {
+export function readRange(params: URLSearchParams, t: TFunction, today: string = parisDay()): RangeResult {
 	const preset = params.get('periode')
 	const fallback = (): StatsRange => presetRange('30', today)
 	if (preset !== 'perso') {
@@ -30,21 +31,21 @@ export function readRange(params: URLSearchParams, today: string = parisDay()): 
 	let from = parseDay(rawFrom)
 	let to = parseDay(rawTo)
 	if (!from || !to) {
-		return { range: fallback(), notice: null, error: 'Indiquez deux dates valides (jour, mois, année) pour la période.' }
+		return { range: fallback(), notice: null, error: t('stats.range.invalid') }
 	}
 	if (from > to) {
-		return { range: fallback(), notice: null, error: 'La date de début doit précéder la date de fin.' }
+		return { range: fallback(), notice: null, error: t('stats.range.order') }
 	}
 	let notice: string | null = null
 	if (to > today) {
 		to = today
-		notice = 'La période s’arrête à aujourd’hui.'
+		notice = t('stats.range.untilToday')
 	}
 	if (from > to) from = to
 	const earliest = addDays(to, -(MAX_RANGE_DAYS - 1))
 	if (from < earliest) {
 		from = earliest
-		notice = `La période est limitée à ${MAX_RANGE_DAYS} jours : elle commence le ${frenchDay(from)}.`
+		notice = t('stats.range.capped', { days: MAX_RANGE_DAYS, date: frenchDay(from) })
 	}
 	return { range: { preset: 'custom', from, to, days: daysBetween(from, to) }, notice, error: null }
 }

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from 'lucide-react'
-import { data, isRouteErrorResponse, Link } from 'react-router'
+import { data, isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/event-editor'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
@@ -29,7 +29,8 @@ const SAVE_INTENTS = ['save', 'publish', 'unpublish'] as const
 type SaveIntent = (typeof SAVE_INTENTS)[number]
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	// After a refused POST there is no loader data: the error boundary's own <title> names the page.
+	return [...(loaderData ? [{ title: loaderData.title }] : []), { name: 'robots', content: 'noindex' }]
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -76,7 +77,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
 	const values = eventValuesFrom(submission.value)
 	if (values.coverId && values.coverId !== existing?.coverId && !(await coverExists(db, values.coverId))) {
-		return data({ intent, result: submission.reply({ fieldErrors: { coverId: [EVENT_FORM_MESSAGES.cover] } }) }, { status: 400 })
+		return data({ intent, result: submission.reply({ fieldErrors: { coverId: [EVENT_FORM_MESSAGES.cover()] } }) }, { status: 400 })
 	}
 
 	const publish = intent === 'publish' ? true : intent === 'unpublish' ? false : undefined
@@ -101,6 +102,7 @@ export default function EventEditor({ loaderData, actionData }: Route.ComponentP
 /** Inside the admin's frame: an unknown event is a 404 with a way back to the list. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
+	const bandName = (useRouteLoaderData('root') as { band?: { name: string } } | undefined)?.band?.name
 	const status = isRouteErrorResponse(error) ? error.status : 500
 	const [title, body] =
 		status === 404
@@ -112,7 +114,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 					: [t('errors.server.title'), t('errors.server.body')]
 	return (
 		<>
-			<title>{title}</title>
+			<title>{bandName ? `${title} · ${bandName}` : title}</title>
 			<PageHeader title={title} description={body} />
 			<Link to={LIST} className={buttonClasses('secondary', 'md', 'mt-6')}>
 				<ArrowLeft aria-hidden="true" />

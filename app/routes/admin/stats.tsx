@@ -30,7 +30,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const { range, notice, error } = readRange(new URL(request.url).searchParams)
+	const { range, notice, error } = readRange(new URL(request.url).searchParams, getT())
 	const results = await loadStats(await getDb(), range)
 	const params = new URL(request.url).searchParams
 	return {

@@ -1,6 +1,7 @@
 import type { Route } from './+types/auth'
 import { httpError } from '#app/platform/http-error.ts'
 import { getAuth } from '#app/platform/platform.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * Better Auth answers on /api/auth/* only what a browser must reach from outside the site's own
@@ -21,7 +22,7 @@ function exposed(request: Request): boolean {
 }
 
 async function handle(request: Request) {
-	if (!exposed(request)) throw httpError(404, { error: 'Introuvable.' })
+	if (!exposed(request)) throw httpError(404, { error: getT()('errors.notFound.short') })
 	return (await getAuth()).handler(request)
 }
 

@@ -3,6 +3,7 @@ import type { Route } from './+types/me'
 import { getProfile, parseProfileUpdate, updateProfile } from '#app/features/accounts/profile.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * The seed's two callables as a JSON API: GET is getCurrentUserData, PATCH is updateUserData
@@ -17,9 +18,9 @@ function problem(status: number, error: string, extra: Record<string, unknown> =
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await getSessionUser(request)
-	if (!user) return problem(401, 'Connexion requise.')
+	if (!user) return problem(401, getT()('api.me.signInRequired'))
 	const profile = await getProfile(await getDb(), user.id)
-	if (!profile) return problem(401, 'Connexion requise.')
+	if (!profile) return problem(401, getT()('api.me.signInRequired'))
 	return data(profile, { headers: noStore })
 }
 
@@ -27,24 +28,24 @@ const MAX_BODY = 16 * 1024
 
 export async function action({ request }: Route.ActionArgs) {
 	if (request.method !== 'PATCH') {
-		return data({ error: 'Méthode non autorisée : utilisez GET ou PATCH.' }, { status: 405, headers: { Allow: 'GET, PATCH' } })
+		return data({ error: getT()('api.me.methodNotAllowed') }, { status: 405, headers: { Allow: 'GET, PATCH' } })
 	}
 	const user = await getSessionUser(request)
-	if (!user) return problem(401, 'Connexion requise.')
+	if (!user) return problem(401, getT()('api.me.signInRequired'))
 	if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-		return problem(415, 'Le corps doit être du JSON (Content-Type: application/json).')
+		return problem(415, getT()('api.me.notJson'))
 	}
 	const text = await request.text()
-	if (text.length > MAX_BODY) return problem(413, 'Requête trop volumineuse.')
+	if (text.length > MAX_BODY) return problem(413, getT()('api.me.tooLarge'))
 	let body: unknown
 	try {
 		body = JSON.parse(text)
 	} catch {
-		return problem(400, 'JSON invalide.')
+		return problem(400, getT()('api.me.invalidJson'))
 	}
 	const update = parseProfileUpdate(body)
 	if (!update.ok) return problem(400, update.reason, { field: update.field })
 	const profile = await updateProfile(await getDb(), user.id, update)
-	if (!profile) return problem(401, 'Connexion requise.')
+	if (!profile) return problem(401, getT()('api.me.signInRequired'))
 	return data({ data: profile }, { headers: noStore })
 }

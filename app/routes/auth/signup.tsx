@@ -21,12 +21,13 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { requestSubscription } from '#app/features/newsletter/subscribers.server.tsx'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 const SignUpSchema = z.object({
 	name: nameField,
 	email: emailField,
 	password: newPasswordField,
-	acceptPrivacy: z.literal('on', { error: 'Acceptez la politique de confidentialité pour créer un compte.' }),
+	acceptPrivacy: z.literal('on', { error: lazyT('auth.validation.acceptPrivacy') }),
 	/** Optional, unticked: the newsletter, confirmed by its own mail (double opt-in). */
 	newsletter: z.literal('on').optional(),
 	redirectTo: redirectToField,

@@ -91,12 +91,13 @@ function VerifyEmailBanner(props: { email: string }) {
 	const { t } = useTranslation()
 	return (
 		<aside aria-label={t('dashboard.verify.title')} className="block border-b border-line bg-raised">
-			<div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 gap-y-2 px-gutter py-3">
-				<p className="min-w-0 flex-1 text-sm">
+			{/* Stacked on a phone; a long address breaks anywhere rather than running under the button. */}
+			<div className="mx-auto flex max-w-page flex-col items-start gap-x-6 gap-y-3 px-gutter py-3 sm:flex-row sm:items-center">
+				<p className="min-w-0 flex-1 text-sm [overflow-wrap:anywhere]">
 					<strong className="font-semibold">{t('dashboard.verify.title')}</strong>{' '}
 					<span className="text-muted">{t('dashboard.verify.body', { email: props.email })}</span>
 				</p>
-				<Form method="post" action="/auth/resend-verification">
+				<Form method="post" action="/auth/resend-verification" className="shrink-0">
 					<button type="submit" className={buttonClasses('secondary', 'sm', 'min-h-11')}>
 						{t('dashboard.verify.resend')}
 					</button>

@@ -27,7 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	if (request.method !== 'POST' || params.id) {
-		return Response.json({ error: 'Méthode non autorisée.' }, { status: 405, headers: { Allow: 'POST' } })
+		return Response.json({ error: getT()('errors.methodNotAllowed') }, { status: 405, headers: { Allow: 'POST' } })
 	}
 	const user = await requireUser(request)
 	const platform = await getPlatform()

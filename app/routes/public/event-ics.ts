@@ -2,6 +2,7 @@ import type { Route } from './+types/event-ics'
 import { eventCalendar } from '#app/features/events/calendar.server.ts'
 import { icsFileName } from '#app/features/events/ics.ts'
 import { cachingHeaders, notModifiedResponse, resolveEvent } from '#app/features/events/page.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /**
  * « Ajouter à mon agenda »: the show as an iCalendar file to open in any agenda. The same rules as
@@ -10,7 +11,7 @@ import { cachingHeaders, notModifiedResponse, resolveEvent } from '#app/features
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const resolved = await resolveEvent(request, params.eventId)
 	if (!resolved) {
-		return new Response('Événement introuvable.', {
+		return new Response(getT()('events.calendar.notFound'), {
 			status: 404,
 			headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
 		})

@@ -153,6 +153,11 @@ export function eventSpecs() {
 			assert.equal(await cover.getAttribute('fetchpriority'), 'high')
 			assert.equal(await page.locator('main picture source[type="image/avif"]').count(), 1)
 			assert.ok(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the cover is shown')
+			// The poster whole, in its own proportions (the demo's are 16:10), and below the header's link.
+			const coverBox = (await cover.boundingBox())!
+			assert.ok(Math.abs(coverBox.width / coverBox.height - 1.6) < 0.02, `cover box ${JSON.stringify(coverBox)}`)
+			const headerLink = (await page.locator('header nav a').boundingBox())!
+			assert.ok(headerLink.y + headerLink.height <= coverBox.y, `header link ${JSON.stringify(headerLink)} over the cover`)
 			// The description, as Markdown.
 			await page.locator('.prose-site strong', { hasText: 'en entier' }).waitFor()
 
@@ -184,6 +189,8 @@ export function eventSpecs() {
 			// Full-bleed: the cover spans the screen's width.
 			const box = await phone.locator('main picture img').boundingBox()
 			assert.ok(box && box.x === 0 && Math.round(box.width) === 375, `cover box ${JSON.stringify(box)}`)
+			const phoneHeaderLink = (await phone.locator('header nav a').boundingBox())!
+			assert.ok(phoneHeaderLink.y + phoneHeaderLink.height <= box!.y, `header link ${JSON.stringify(phoneHeaderLink)} over the cover`)
 			await audit(phone, 'event page (375 px)')
 		})
 

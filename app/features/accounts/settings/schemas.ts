@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 import {
 	cityField,
 	confirmPasswordField,
@@ -31,9 +32,9 @@ export const SetPasswordSchema = z
 	.superRefine(passwordsMatch('newPassword'))
 export const UnlinkSchema = z.object({ methodId: z.string().min(1).max(255) })
 export const deleteWord = z
-	.string({ error: `Saisissez ${DELETE_WORD} pour confirmer.` })
+	.string({ error: lazyT('settings.validation.deleteWordRequired', { word: DELETE_WORD }) })
 	.trim()
-	.refine((value) => value === DELETE_WORD, `Saisissez ${DELETE_WORD}, en majuscules, pour confirmer.`)
+	.refine((value) => value === DELETE_WORD, { error: lazyT('settings.validation.deleteWordExact', { word: DELETE_WORD }) })
 export const DeleteSchema = z.object({ confirmation: deleteWord, password: currentPasswordField })
 export const DeleteWithoutPasswordSchema = z.object({ confirmation: deleteWord })
 
