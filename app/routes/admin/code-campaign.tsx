@@ -14,6 +14,7 @@ import { BatchSchema } from '#app/features/codes/batch-form.ts'
 import { FilesPanel } from '#app/features/codes/files-panel.tsx'
 import { instantToParisWallClock } from '#app/features/events/paris-time.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -26,7 +27,7 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 const BASE = '/dashboard/admin/codes'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

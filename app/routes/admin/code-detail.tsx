@@ -11,6 +11,7 @@ import { findCodeDetail } from '#app/features/codes/campaigns.server.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -18,7 +19,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 /** One code: its state, its campaign and batch, who redeemed it and when; revoke it. */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -12,6 +12,7 @@ import { previewImport, startImport } from '#app/features/codes/import.server.ts
 import { IMPORT_MAX_LINES } from '#app/features/codes/rules.ts'
 import { readBodyWithin } from '#app/features/media/upload.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -26,7 +27,7 @@ const MAX_BYTES = 8 * 1024 * 1024
 const SHOWN_REJECTS = 200
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

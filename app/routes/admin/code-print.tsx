@@ -6,6 +6,7 @@ import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { printPage } from '#app/features/codes/print.server.ts'
 import { CARDS_PER_SHEET } from '#app/features/codes/rules.ts'
 import { getBand, pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
@@ -17,7 +18,7 @@ import { getPlatform } from '#app/platform/platform.server.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -14,6 +14,7 @@ import { normalizeCode, TYPED_MAX_LENGTH } from '#app/features/codes/code-format
 import { findCode } from '#app/features/codes/redeem.server.ts'
 import { formatDay } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -25,7 +26,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 const BASE = '/dashboard/admin/codes'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

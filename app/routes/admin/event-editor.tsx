@@ -12,6 +12,7 @@ import { isPastEvent } from '#app/features/events/events.server.ts'
 import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/form.ts'
 import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -30,7 +31,7 @@ type SaveIntent = (typeof SAVE_INTENTS)[number]
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	// After a refused POST there is no loader data: the error boundary's own <title> names the page.
-	return [...(loaderData ? [{ title: loaderData.title }] : []), { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

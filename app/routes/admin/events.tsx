@@ -3,6 +3,7 @@ import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { deleteFromList, eventListPage } from '#app/features/events/list.server.ts'
 import { EventListView } from '#app/features/events/list/event-list-view.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
@@ -14,7 +15,7 @@ import { httpError } from '#app/platform/http-error.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

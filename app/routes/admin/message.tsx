@@ -18,6 +18,7 @@ import { deleteMessage, openMessage, replyToMessage, setHandled } from '#app/fea
 import { ReplySchema } from '#app/features/contact/form.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -28,7 +29,7 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 const LIST = '/dashboard/admin/messages'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

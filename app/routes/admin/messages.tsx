@@ -12,6 +12,7 @@ import { listMessages } from '#app/features/contact/contact.server.ts'
 import { MESSAGE_FILTERS as FILTERS, MESSAGES_PAGE_SIZE, type MessageFilter } from '#app/features/contact/inbox.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
@@ -34,7 +35,7 @@ function listUrl(filter: MessageFilter, page = 1) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -32,6 +32,7 @@ import { CampaignSchema } from '#app/features/newsletter/rules.ts'
 import { campaignProgress } from '#app/features/newsletter/sender.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -46,7 +47,7 @@ const LIST = '/dashboard/admin/newsletter'
 const INTENTS = ['save', 'test', 'send', 'schedule', 'unschedule', 'cancel', 'delete'] as const
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

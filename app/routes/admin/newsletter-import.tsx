@@ -15,6 +15,7 @@ import { NewsletterNav } from '#app/features/newsletter/admin-nav.tsx'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { ImportSchema } from '#app/features/newsletter/rules.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -27,7 +28,7 @@ const MAX_BYTES = 20 * 1024 * 1024
 const number = new Intl.NumberFormat('fr-FR')
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -23,6 +23,7 @@ import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { AddSubscriberSchema } from '#app/features/newsletter/rules.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDate } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { SUBSCRIBER_STATUSES } from '#app/platform/db/schema.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
@@ -36,7 +37,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 const HERE = '/dashboard/admin/newsletter/subscribers'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -15,6 +15,7 @@ import { listCampaigns } from '#app/features/newsletter/campaigns.server.tsx'
 import { countByStatus } from '#app/features/newsletter/subscribers.server.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -24,7 +25,7 @@ import { getDb } from '#app/platform/platform.server.ts'
  * became of it (sent, failed, bounced, unsubscribed since), newest first.
  */
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -9,6 +9,7 @@ import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Stat } from '#app/components/ui/stat.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { RankingTable, SourceCharts } from '#app/features/stats/stats-view.tsx'
 import { frenchDay, PRESETS, rangeQuery, readRange } from '#app/features/stats/range.ts'
 import { loadStats } from '#app/features/stats/sources/index.server.ts'
@@ -25,7 +26,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 const SCREEN = '/dashboard/admin/stats'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

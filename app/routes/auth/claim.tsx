@@ -13,6 +13,7 @@ import { confirmSubscription, isConfirmTokenLive } from '#app/features/newslette
 import { isSetupTokenValid } from '#app/features/accounts/setup.server.ts'
 import { isResetTokenLive } from '#app/features/accounts/tokens.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -25,7 +26,7 @@ import { httpError } from '#app/platform/http-error.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }]
+	return privatePageMeta(loaderData?.title, { name: 'referrer', content: 'no-referrer' })
 }
 
 /** The Retry-After of a refused attempt, passed on to the browser. */

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
@@ -18,7 +19,7 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 const ForgotSchema = z.object({ email: emailField })
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 /** The Retry-After of a refused attempt, passed on to the browser. */

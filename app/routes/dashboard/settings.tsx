@@ -20,6 +20,7 @@ import { SettingsPage } from '#app/features/accounts/settings/settings-page.tsx'
 import type { SettingsData } from '#app/features/accounts/settings/types.ts'
 import { memberAvatar } from '#app/features/media/media.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
@@ -31,7 +32,7 @@ import { getPlatform } from '#app/platform/platform.server.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 /** An action's 429 keeps its Retry-After on the way to the browser. */

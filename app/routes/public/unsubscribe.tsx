@@ -11,6 +11,7 @@ import { limitTokenAction, maskEmail, newsletterContext, requestUnsubscribeLinkA
 import { UnsubscribeRequestSchema } from '#app/features/newsletter/rules.ts'
 import { findByUnsubscribeToken, resubscribeByToken, unsubscribeByToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 
@@ -27,7 +28,7 @@ function tokenOf(request: Request): string | null {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }]
+	return privatePageMeta(loaderData?.title, { name: 'referrer', content: 'no-referrer' })
 }
 
 /** Each link is one subscriber's: never kept by a cache. */

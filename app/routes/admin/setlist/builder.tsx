@@ -21,6 +21,7 @@ import {
 import { songsForPicker } from '#app/features/setlist/songs.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDateTime } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -34,7 +35,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 const LIST = '/dashboard/admin/setlist'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

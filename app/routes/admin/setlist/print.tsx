@@ -7,6 +7,7 @@ import { SetlistSheet } from '#app/features/setlist/setlist-sheet.tsx'
 import { getSetlist } from '#app/features/setlist/setlists.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDate } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -17,7 +18,7 @@ import { getDb } from '#app/platform/platform.server.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

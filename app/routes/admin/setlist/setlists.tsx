@@ -19,6 +19,7 @@ import { SetlistNav } from '#app/features/setlist/setlist-nav.tsx'
 import { createSetlist, deleteSetlist, duplicateSetlist, listSetlists } from '#app/features/setlist/setlists.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { formatDate } from '#app/features/site/format.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -32,7 +33,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 const LIST = '/dashboard/admin/setlist'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

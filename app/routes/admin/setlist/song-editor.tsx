@@ -17,6 +17,7 @@ import { formatDuration } from '#app/features/setlist/duration.ts'
 import { SongFormSchema, SONG_LIMITS, type SongFormInput } from '#app/features/setlist/forms.ts'
 import { createSong, getSong, updateSong } from '#app/features/setlist/songs.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -33,7 +34,7 @@ const SONGS = '/dashboard/admin/setlist/songs'
 const NEW = 'new'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -10,6 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { CSV_MAX_BYTES, CSV_MESSAGES, importSongCsv, previewSongCsv } from '#app/features/setlist/csv-import.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -24,7 +25,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 const SONGS = '/dashboard/admin/setlist/songs'
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

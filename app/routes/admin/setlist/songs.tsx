@@ -12,6 +12,7 @@ import { SetlistNav } from '#app/features/setlist/setlist-nav.tsx'
 import { SongTable } from '#app/features/setlist/song-table.tsx'
 import { listSongs, setSongArchived, SONG_SEARCH_MAX, SONG_SORTS, type SongSort } from '#app/features/setlist/songs.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -38,7 +39,7 @@ function songsUrl(options: { q?: string; sort?: SongSort; archived?: boolean }) 
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }]
+	return privatePageMeta(loaderData?.title)
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -6,6 +6,7 @@ import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { SetlistSheet } from '#app/features/setlist/setlist-sheet.tsx'
 import { getSetlist } from '#app/features/setlist/setlists.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -16,7 +17,7 @@ import { getDb } from '#app/platform/platform.server.ts'
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
-	return [{ title: loaderData?.title }, { name: 'robots', content: 'noindex' }, { name: 'theme-color', content: '#000000' }]
+	return privatePageMeta(loaderData?.title, { name: 'theme-color', content: '#000000' })
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
