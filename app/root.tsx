@@ -16,11 +16,9 @@ import { useNonce } from '#app/components/nonce.tsx'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast } from '#app/components/ui/toast.tsx'
-import { getProfile } from '#app/features/accounts/profile.server.ts'
-import { sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
+import { getSessionProfile, sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
-import { getDb } from '#app/platform/platform.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
 import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
@@ -42,7 +40,8 @@ export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const band = getBand()
 	const user = context.get(sessionUserContext)
-	const profile = user ? await getProfile(await getDb(), user.id) : null
+	// The profile comes with the session read (no second query of the same row).
+	const profile = user ? await getSessionProfile(request) : null
 	const { flash, clear } = await readFlash(request)
 	return data({ band, user, profile, flash }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
 }
