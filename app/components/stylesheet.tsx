@@ -10,15 +10,20 @@ import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
  * whole visit, and per-request pages (dashboard, admin, anything signed in) stay light to render
  * and compress.
  *
- * Not the event page: there the cover image is the largest paint, and measured with Lighthouse
- * (mobile) the inline sheet (60 kB more HTML before the <img>) delayed both first paint and the
- * cover by about 0.4 s, where the sign-in page gained 0.5 s.
+ * Not the landing nor the event page. Their HTML is already the largest (28–30 kB), and the sheet
+ * (12 kB compressed) takes it past what a new connection sends in its first round trip; measured
+ * with Lighthouse (mobile, paired runs), the landing's first paint came later, not sooner, and the
+ * event page's cover (its largest paint) about 0.4 s later. The sign-in page and /events gained
+ * 0.25–0.5 s of LCP. A smaller public sheet (only the rules these pages use) would let the landing
+ * gain too.
  *
  * In the browser the text is not known (the server alone holds it): React adopts the <style> the
  * server sent (same href key) instead of making a new one, and after a navigation to a linked page
  * it adds the <link>, which then covers everything.
  */
-const INLINE_ROUTE_IDS: ReadonlySet<string> = new Set([...CACHEABLE_ROUTE_IDS].filter((id) => id !== 'routes/public/event'))
+const INLINE_ROUTE_IDS: ReadonlySet<string> = new Set(
+	[...CACHEABLE_ROUTE_IDS].filter((id) => id !== 'routes/public/event' && id !== 'routes/public/home'),
+)
 
 const StylesheetTextContext = createContext<string | undefined>(undefined)
 
