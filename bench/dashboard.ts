@@ -27,6 +27,7 @@ import {
 	cpuPerRequest,
 	loadRounds,
 	machineLine,
+	loadPlan,
 	makeLog,
 	median,
 	medianRps,
@@ -43,12 +44,7 @@ import {
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-dashboard'
 const BARE_BUILD_DIR = path.join(ROOT, 'build-bench-bare')
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-dashboard.md')
-const LOAD = {
-	connections: 50,
-	warmupSeconds: 2,
-	seconds: Number(process.env.BENCH_SECONDS ?? 5),
-	rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-}
+const LOAD = loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 3 })
 const TARGET_RATIO = 2
 const started = new Date()
 const log = makeLog('dashboard bench', started.getTime())

@@ -21,6 +21,7 @@ import {
 	cpuPerRequest,
 	loadRounds,
 	machineLine,
+	loadPlan,
 	makeLog,
 	median,
 	medianRps,
@@ -36,12 +37,7 @@ import {
 
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-events'
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-event-page.md')
-const LOAD = {
-	connections: 50,
-	warmupSeconds: 3,
-	seconds: Number(process.env.BENCH_SECONDS ?? 10),
-	rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-}
+const LOAD = loadPlan({ warmupSeconds: 3, seconds: 10, rounds: 3 })
 const started = new Date()
 const log = makeLog('event bench', started.getTime())
 

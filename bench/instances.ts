@@ -25,6 +25,7 @@ import {
 	createPostgresDatabase,
 	loadRounds,
 	machineLine,
+	loadPlan,
 	makeLog,
 	median,
 	medianRps,
@@ -40,12 +41,7 @@ import {
 
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-instances'
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-instances.md')
-const LOAD = {
-	connections: 50,
-	warmupSeconds: 2,
-	seconds: Number(process.env.BENCH_SECONDS ?? 8),
-	rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-}
+const LOAD = loadPlan({ warmupSeconds: 2, seconds: 8, rounds: 3 })
 const started = new Date()
 const log = makeLog('instances bench', started.getTime())
 

@@ -22,6 +22,7 @@ import { stop } from './processes.ts'
 import {
 	buildSite,
 	cannon,
+	loadPlan,
 	makeLog,
 	median,
 	runBench,
@@ -34,12 +35,7 @@ import {
 
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-views'
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-page-views.md')
-const LOAD = {
-	connections: 50,
-	warmupSeconds: 3,
-	seconds: Number(process.env.BENCH_SECONDS ?? 10),
-	rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-}
+const LOAD = loadPlan({ warmupSeconds: 3, seconds: 10, rounds: 3 })
 const started = new Date()
 const log = makeLog('views bench', started.getTime())
 

@@ -27,6 +27,7 @@ import {
 	createPostgresDatabase,
 	loadRounds,
 	machineLine,
+	loadPlan,
 	makeLog,
 	median,
 	medianRps,
@@ -44,12 +45,7 @@ import {
 
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-pages'
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-pages.md')
-const LOAD = {
-	connections: 50,
-	warmupSeconds: 2,
-	seconds: Number(process.env.BENCH_SECONDS ?? 5),
-	rounds: Number(process.env.BENCH_ROUNDS ?? 2),
-}
+const LOAD = loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 2 })
 const started = new Date()
 const log = makeLog('pages bench', started.getTime())
 
