@@ -3,7 +3,7 @@ import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
 import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { startNewsletterWorkers } from '#app/features/newsletter/jobs.server.ts'
-import { getPlatform, startPlatformWorkers } from '#app/platform/platform.server.ts'
+import { getPlatform, startPlatformWorkers, type Platform } from '#app/platform/platform.server.ts'
 import { listenForPublicContentChanges } from '#app/platform/public-content.server.ts'
 
 export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
@@ -11,29 +11,39 @@ export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
 /**
  * Everything that runs outside requests: the platform's workers (outbox mail), each feature's
  * jobs and schedules, and the first-run set-up link. Called once by the server at start.
+ *
+ * Resolves once what must be in place before the first request is (the listener that keeps the
+ * public page caches in step with other instances, and the set-up link); `workers` settles when
+ * every worker and schedule is started. Requests do not wait for those: whatever sends a job
+ * declares its queue first, and the job waits in the database for its worker.
  */
-export async function startBackground(): Promise<void> {
+export async function startBackground(): Promise<{ workers: Promise<void> }> {
 	const platform = await getPlatform()
-	const { jobs, database, logger } = platform
-	await startPlatformWorkers(platform)
 	// Caches of public pages forget what another instance's admin changed.
-	await listenForPublicContentChanges()
+	await Promise.all([listenForPublicContentChanges(), announceSetupLink(platform)])
+	return { workers: startWorkers(platform) }
+}
 
-	await jobs.queue(HOUSEKEEPING_QUEUE, { retryLimit: 3, retryDelay: 60, retryBackoff: true })
-	await jobs.work(HOUSEKEEPING_QUEUE, async () => {
-		const report = await purgeExpired(database.db)
-		logger.info({ purged: report }, 'housekeeping done')
-	})
-	await jobs.schedule(HOUSEKEEPING_QUEUE, '17 4 * * *')
-	await jobs.send(HOUSEKEEPING_QUEUE, {})
-
-	// Image renditions, file deletions and the daily media housekeeping.
-	await startMediaWorkers(platform)
-	// Code batches (generated or imported) and the daily codes housekeeping.
-	await startCodeWorkers(platform)
-
-	// Newsletter sends (resumed after a crash), schedules and the purge of unconfirmed addresses.
-	await startNewsletterWorkers(platform)
-
-	await announceSetupLink(platform)
+async function startWorkers(platform: Platform): Promise<void> {
+	const { jobs, database, logger } = platform
+	const housekeeping = async () => {
+		await jobs.queue(HOUSEKEEPING_QUEUE, { retryLimit: 3, retryDelay: 60, retryBackoff: true })
+		await jobs.work(HOUSEKEEPING_QUEUE, async () => {
+			const report = await purgeExpired(database.db)
+			logger.info({ purged: report }, 'housekeeping done')
+		})
+		await jobs.schedule(HOUSEKEEPING_QUEUE, '17 4 * * *')
+		await jobs.send(HOUSEKEEPING_QUEUE, {})
+	}
+	// Independent queues, declared side by side (each declaration is a few round trips).
+	await Promise.all([
+		startPlatformWorkers(platform),
+		housekeeping(),
+		// Image renditions, file deletions and the daily media housekeeping.
+		startMediaWorkers(platform),
+		// Code batches (generated or imported) and the daily codes housekeeping.
+		startCodeWorkers(platform),
+		// Newsletter sends (resumed after a crash), schedules and the purge of unconfirmed addresses.
+		startNewsletterWorkers(platform),
+	])
 }

@@ -7,6 +7,7 @@ import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { RequestIdProvider } from '#app/components/request-id.tsx'
+import { StylesheetTextProvider } from '#app/components/stylesheet.tsx'
 import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-headers.server.ts'
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
@@ -14,6 +15,8 @@ import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
+// The same CSS as the stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
+import stylesheetText from '#app/styles/app.css?inline'
 
 export const streamTimeout = 5_000
 /** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */
@@ -33,7 +36,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 			<NonceProvider value={nonce}>
 				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
 					<I18nProvider language={LANGUAGE} resources={resources}>
-						<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+						<StylesheetTextProvider value={stylesheetText}>
+							<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+						</StylesheetTextProvider>
 					</I18nProvider>
 				</RequestIdProvider>
 			</NonceProvider>,

@@ -13,14 +13,13 @@ import {
 } from 'react-router'
 import type { Route } from './+types/root'
 import { useNonce } from '#app/components/nonce.tsx'
+import { Stylesheet } from '#app/components/stylesheet.tsx'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast } from '#app/components/ui/toast.tsx'
-import { getProfile } from '#app/features/accounts/profile.server.ts'
-import { sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
+import { getSessionProfile, sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
-import { getDb } from '#app/platform/platform.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
 import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
@@ -42,7 +41,8 @@ export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const band = getBand()
 	const user = context.get(sessionUserContext)
-	const profile = user ? await getProfile(await getDb(), user.id) : null
+	// The profile comes with the session read (no second query of the same row).
+	const profile = user ? await getSessionProfile(request) : null
 	const { flash, clear } = await readFlash(request)
 	return data({ band, user, profile, flash }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
 }
@@ -59,11 +59,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{/*
-				 * What the first paint needs, first: the stylesheet, and the display face that sets the
-				 * first thing seen (the band's name). The strings for the browser (translation.json) are
-				 * not preloaded: the page is already rendered, they only wait for hydration.
+				 * What the first paint needs, first: the stylesheet (inline on some public pages:
+				 * components/stylesheet.tsx), and the display face that sets the first thing seen (the
+				 * band's name). The strings for the browser (translation.json) are not preloaded: the
+				 * page is already rendered, they only wait for hydration.
 				 */}
-				<link rel="stylesheet" href={stylesheet} precedence="default" />
+				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
 				{/*

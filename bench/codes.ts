@@ -13,7 +13,6 @@
  * Writes bench/RESULTS-codes.md. Loopback only; every process started here is stopped before exit.
  */
 import '../scripts/check-node.mjs'
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,6 +26,7 @@ import type { Jobs } from '../app/platform/jobs.server.ts'
 import type { Storage } from '../app/platform/storage/storage.server.ts'
 import { isPrivateSource, readChunks, type Chunk } from './js-weight.ts'
 import { freePort, start, stopAll, waitForHttp } from './processes.ts'
+import { CHROMIUM, CHROMIUM_FLAGS, buildSite } from './support/harness.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const BUILD_DIR = 'build-bench-codes'
@@ -99,24 +99,8 @@ async function onPostgres() {
 	}
 }
 
-function build() {
-	log(`building into ${BUILD_DIR}/`)
-	fs.rmSync(BUILD, { recursive: true, force: true })
-	const env = { ...process.env, BUILD_DIR, PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` }
-	const cli = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router'))
-	execFileSync(nodeBin, [cli, 'build', '--sourcemapClient', 'hidden'], {
-		cwd: ROOT,
-		env,
-		stdio: ['ignore', 'ignore', 'inherit'],
-		timeout: 180_000,
-	})
-	fs.mkdirSync(SOURCEMAPS, { recursive: true })
-	const assets = path.join(BUILD, 'client', 'assets')
-	for (const file of fs.readdirSync(assets)) if (file.endsWith('.map')) fs.renameSync(path.join(assets, file), path.join(SOURCEMAPS, file))
-}
-
 async function redeemWeight() {
-	if (!process.argv.includes('--no-build')) build()
+	buildSite(BUILD_DIR, { sourcemaps: true, log })
 	const port = await freePort()
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'band-codes-bench-site-'))
 	const origin = `http://127.0.0.1:${port}`
@@ -138,17 +122,8 @@ async function redeemWeight() {
 		await waitForHttp(`${origin}/healthz`, server, 60_000)
 		const chunks = readChunks(ROOT, path.join(BUILD, 'client', 'assets'), SOURCEMAPS)
 		const browser = await chromium.launch({
-			executablePath: '/usr/bin/chromium',
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
+			executablePath: CHROMIUM,
+			args: CHROMIUM_FLAGS,
 		})
 		try {
 			const tab = await browser.newPage()

@@ -9,35 +9,40 @@
  * See bench/README.md.
  */
 import '../scripts/check-node.mjs'
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
 import lighthouse from 'lighthouse'
 import { chromium } from 'playwright-core'
 import { heaviestOurs, isPrivateSource, readChunks, runtimePackages, type Chunk } from './js-weight.ts'
-import { freePort, start, startPiped, stop, stopAll, waitForHttp } from './processes.ts'
+import { freePort, start, startPiped, stop, waitForHttp } from './processes.ts'
+import {
+	CHROMIUM,
+	CHROMIUM_FLAGS,
+	ROOT,
+	TMP,
+	buildSite,
+	cannon,
+	cleanup,
+	cpuMs,
+	machineBusyMs,
+	median,
+	nodeBin,
+	num,
+	siteEnv as benchSiteEnv,
+	startStatic,
+	sum,
+	tempDir,
+	type Round,
+	type Target,
+} from './support/harness.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-const BUILD_DIR = 'build-bench'
+const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench'
 const BUILD = path.join(ROOT, BUILD_DIR)
 const CLIENT = path.join(BUILD, 'client')
 const SOURCEMAPS = path.join(BUILD, 'sourcemaps')
-const TMP = path.join(import.meta.dirname, '.tmp') // server logs, saved HTML (git-ignored)
 const RESULTS = path.join(import.meta.dirname, 'RESULTS.md')
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-]
 
 const LOAD = { connections: 50, warmupSeconds: 3, seconds: 10, rounds: 3 }
 const LIGHTHOUSE_PAGES = ['/', '/auth/signin']
@@ -57,42 +62,17 @@ const log = (message: string) => console.log(`[bench ${((Date.now() - started.ge
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-const nodeBin = process.execPath // the Node 24 npm put first on PATH
-const tempDirs: string[] = []
-function tempDir(prefix: string) {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-	tempDirs.push(dir)
-	return dir
-}
-
 /** Where /banner sends visitors in the bench: a loopback address nobody listens on (never fetched). */
 const LINK_IN_BIO_URL = 'http://127.0.0.1:9/lien-bench'
 
-/**
- * The environment of a site process: embedded defaults only. Service variables are blanked rather
- * than removed, so that a .env file (which server/production-mode.ts reads) cannot fill them in.
- */
+/** The environment of a site process: embedded defaults, a fresh data folder, /banner's onward link. */
 function siteEnv(port: number): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = { ...process.env, IGNORE_DOTENV: '1' }
-	for (const key of Object.keys(env)) {
-		if (/^(S3_|SMTP_)/.test(key)) env[key] = ''
-	}
-	return {
-		...env,
-		NODE_ENV: 'production',
-		BUILD_DIR,
-		DATA_DIR: path.join(tempDir('band-bench-data-'), 'data'),
-		PORT: String(port),
-		HOST: '127.0.0.1',
-		SITE_URL: `http://127.0.0.1:${port}`,
-		DATABASE_URL: '',
-		SMTP_URL: '',
-		TRUST_PROXY: '',
-		ADMIN_EMAILS: '',
-		AUTH_SECRET: authSecret,
-		LINK_IN_BIO_URL,
-		LOG_LEVEL: 'warn',
-	}
+	return benchSiteEnv({
+		port,
+		buildDir: BUILD_DIR,
+		dataDir: path.join(tempDir('band-bench-data-'), 'data'),
+		env: { AUTH_SECRET: authSecret, LINK_IN_BIO_URL },
+	})
 }
 const authSecret = randomBytes(32).toString('hex')
 
@@ -117,16 +97,6 @@ async function startReactRouterServe() {
 	const child = start(nodeBin, [cli, path.join(BUILD, 'server/index.js')], { cwd: ROOT, env: siteEnv(port) })
 	await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000)
 	report.startupMs['react-router-serve'] = Date.now() - t0
-	return { child, origin: `http://127.0.0.1:${port}` }
-}
-
-async function startStaticServer(file: string) {
-	const port = await freePort()
-	const child = start(nodeBin, [path.join(import.meta.dirname, 'static-server.ts'), file, String(port)], {
-		cwd: ROOT,
-		logFile: path.join(TMP, 'static-server.log'),
-	})
-	await waitForHttp(`http://127.0.0.1:${port}/`, child)
 	return { child, origin: `http://127.0.0.1:${port}` }
 }
 
@@ -157,105 +127,20 @@ async function startChromium() {
 
 function build() {
 	log(`building into ${BUILD_DIR}/ (client source maps "hidden": same code, maps moved out of the served folder)`)
-	fs.rmSync(BUILD, { recursive: true, force: true })
-	const env = { ...process.env, BUILD_DIR, PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` }
-	const cli = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router'))
-	execFileSync(nodeBin, [cli, 'build', '--sourcemapClient', 'hidden'], {
-		cwd: ROOT,
-		env,
-		stdio: ['ignore', 'ignore', 'inherit'],
-		timeout: 180_000,
-	})
-	// The maps must not be served nor counted: move them next to the build.
-	fs.mkdirSync(SOURCEMAPS, { recursive: true })
-	const assets = path.join(CLIENT, 'assets')
-	for (const file of fs.readdirSync(assets)) {
-		if (file.endsWith('.map')) fs.renameSync(path.join(assets, file), path.join(SOURCEMAPS, file))
-	}
-	// As `npm run build` does: .br and .gz siblings for the server to send as they are.
-	execFileSync(nodeBin, [path.join(ROOT, 'scripts/compress-assets.mjs')], {
-		cwd: ROOT,
-		env,
-		stdio: ['ignore', 'ignore', 'inherit'],
-		timeout: 120_000,
-	})
+	buildSite(BUILD_DIR, { sourcemaps: true })
 }
 
 // ---------------------------------------------------------------------------------------------
 // 1–2. Throughput
-
-interface Round {
-	reqPerSec: number
-	p50: number
-	p99: number
-	requests: number
-	non2xx: number
-	errors: number
-	cpuMs: number
-	maxLatency: number
-	/** Responses of the least and the most served connection. */
-	fewestPerConnection: number
-	mostPerConnection: number
-}
 
 interface LoadResult {
 	name: string
 	rounds: Round[]
 }
 
-type CannonResult = {
-	requests: { average: number; total: number }
-	latency: { p50: number; p99: number; max: number }
-	non2xx: number
-	errors: number
-	timeouts: number
-}
-
-/** One autocannon run; also counts the responses each connection got (fairness between them). */
-async function cannon(url: string, seconds: number): Promise<CannonResult & { perConnection: number[] }> {
-	const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, pipelining: 1 })
-	const counts = new Map<object, number>()
-	instance.on('response', (client: object) => counts.set(client, (counts.get(client) ?? 0) + 1))
-	const result = (await instance) as CannonResult
-	const perConnection = [...counts.values()]
-	while (perConnection.length < LOAD.connections) perConnection.push(0) // connections never answered
-	return { ...result, perConnection: perConnection.sort((a, b) => a - b) }
-}
-
-const CLOCK_TICKS = (() => {
-	try {
-		return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
-	} catch {
-		return 100
-	}
-})()
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc. */
-function cpuMs(pid: number | undefined): number {
-	if (pid === undefined) return Number.NaN
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-		return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
-	} catch {
-		return Number.NaN
-	}
-}
-
-/** CPU time the whole machine spent busy so far (all cores), in ms, from /proc/stat. */
-function machineBusyMs(): number {
-	try {
-		const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!
-		const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number)
-		return (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 1000) / CLOCK_TICKS
-	} catch {
-		return Number.NaN
-	}
-}
-
 /** Of the machine's CPU during the load tests, the share used by processes other than ours. */
 function foreignShare(startMachine: number, startOurs: number, targets: Target[], seconds: number): number {
-	const ours = sum(targets.map((t) => cpuMs(t.pid))) + benchCpuMs()
+	const ours = sum(targets.map((t) => cpuMs(...t.pids))) + benchCpuMs()
 	return (machineBusyMs() - startMachine - (ours - startOurs)) / (seconds * 1000 * os.cpus().length)
 }
 const benchCpuMs = () => {
@@ -263,33 +148,14 @@ const benchCpuMs = () => {
 	return (usage.user + usage.system) / 1000
 }
 
-interface Target {
-	name: string
-	url: string
-	pid: number | undefined
-}
-
 async function measureRound(target: Target, seconds: number): Promise<Round> {
-	const cpuBefore = cpuMs(target.pid)
-	const r = await cannon(target.url, seconds)
-	const round: Round = {
-		reqPerSec: r.requests.average,
-		p50: r.latency.p50,
-		p99: r.latency.p99,
-		requests: r.requests.total,
-		non2xx: r.non2xx,
-		errors: r.errors + r.timeouts,
-		cpuMs: cpuMs(target.pid) - cpuBefore,
-		maxLatency: r.latency.max,
-		fewestPerConnection: r.perConnection[0] ?? 0,
-		mostPerConnection: r.perConnection.at(-1) ?? 0,
-	}
+	const round = await cannon(target, seconds, { connections: LOAD.connections })
 	log(
-		`  ${target.name}: ${Math.round(round.reqPerSec)} req/s, p50 ${round.p50} ms, p99 ${round.p99} ms, ${(round.cpuMs / round.requests).toFixed(2)} ms CPU/request, max ${round.maxLatency} ms, responses per connection ${round.fewestPerConnection}–${round.mostPerConnection}, non-2xx ${round.non2xx}, errors ${round.errors}`,
+		`  ${target.name}: ${Math.round(round.reqPerSec)} req/s, p50 ${round.p50} ms, p99 ${round.p99} ms, ${(round.cpuMs / round.requests).toFixed(2)} ms CPU/request, max ${round.maxLatency} ms, responses per connection ${round.fewestPerConnection}–${round.mostPerConnection}, non-200 ${round.unexpected}, errors ${round.errors}`,
 	)
-	if (round.non2xx || round.errors)
+	if (round.unexpected || round.errors)
 		warnings.push(
-			`${target.name}: ${round.non2xx} non-2xx responses and ${round.errors} errors (mostly timeouts: no answer in 10 s) in one ${seconds} s round`,
+			`${target.name}: ${round.unexpected} non-200 responses and ${round.errors} errors (mostly timeouts: no answer in 10 s) in one ${seconds} s round`,
 		)
 	return round
 }
@@ -301,12 +167,12 @@ async function measureRound(target: Target, seconds: number): Promise<Round> {
 async function loadTests(targets: Target[]): Promise<LoadResult[]> {
 	for (const target of targets) {
 		log(`warm-up ${target.name}: ${LOAD.warmupSeconds} s × ${LOAD.connections} connections on ${target.url}`)
-		await cannon(target.url, LOAD.warmupSeconds)
+		await cannon(target, LOAD.warmupSeconds, { connections: LOAD.connections })
 	}
 	const results = targets.map((t) => ({ name: t.name, rounds: [] as Round[] }))
 	const startedAt = Date.now()
 	const startMachine = machineBusyMs()
-	const startOurs = sum(targets.map((t) => cpuMs(t.pid))) + benchCpuMs()
+	const startOurs = sum(targets.map((t) => cpuMs(...t.pids))) + benchCpuMs()
 	for (let round = 0; round < LOAD.rounds; round++) {
 		log(`round ${round + 1}/${LOAD.rounds}: ${LOAD.seconds} s per target`)
 		// The order turns each round (a, b, c; b, c, a; …) so that no target always goes first.
@@ -320,12 +186,6 @@ async function loadTests(targets: Target[]): Promise<LoadResult[]> {
 	return results
 }
 
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b)
-	const mid = Math.floor(sorted.length / 2)
-	return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
 const medianRps = (l: LoadResult) => median(l.rounds.map((r) => r.reqPerSec))
 
 // ---------------------------------------------------------------------------------------------
@@ -478,7 +338,6 @@ async function measurePages(origin: string, cdpPort: number): Promise<PageWeight
 // Report
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
-const num = (n: number) => Math.round(n).toLocaleString('en-US')
 
 function versionOf(pkg: string) {
 	try {
@@ -554,7 +413,7 @@ function writeResults(report: Report) {
 		)[0]
 		const max = Math.max(...l.rounds.map((r) => r.maxLatency))
 		out.push(
-			`| ${label[l.name] ?? l.name} | **${num(medianRps(l))}** | ${l.rounds.map((r) => num(r.reqPerSec)).join(' / ')} | ${num(m)} ms | ${num(m99)} ms | ${num(max)} ms | ${worst ? `${worst.fewestPerConnection}–${worst.mostPerConnection}` : '—'} | ${cpu.toFixed(2)} ms | ${num(requests)} | ${sum(l.rounds.map((r) => r.non2xx))} / ${sum(l.rounds.map((r) => r.errors))} |`,
+			`| ${label[l.name] ?? l.name} | **${num(medianRps(l))}** | ${l.rounds.map((r) => num(r.reqPerSec)).join(' / ')} | ${num(m)} ms | ${num(m99)} ms | ${num(max)} ms | ${worst ? `${worst.fewestPerConnection}–${worst.mostPerConnection}` : '—'} | ${cpu.toFixed(2)} ms | ${num(requests)} | ${sum(l.rounds.map((r) => r.unexpected))} / ${sum(l.rounds.map((r) => r.errors))} |`,
 		)
 	}
 	out.push('')
@@ -651,11 +510,6 @@ function writeResults(report: Report) {
 // ---------------------------------------------------------------------------------------------
 // Main
 
-async function cleanup() {
-	await stopAll()
-	for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
-}
-
 const report: Report = {
 	chromiumVersion: 'Chromium (not started)',
 	loads: [],
@@ -706,13 +560,13 @@ async function main(): Promise<void> {
 	}
 
 	log('starting the static file server and react-router-serve')
-	const staticServer = await startStaticServer(htmlFile)
+	const staticServer = await startStatic(htmlFile)
 	const rrs = await startReactRouterServe()
 	report.loadAvg.beforeLoad = os.loadavg()[0] ?? 0
 	report.loads = await loadTests([
-		{ name: 'ours', url: ours.origin + '/', pid: ours.child.pid },
-		{ name: 'static', url: staticServer.origin + '/', pid: staticServer.child.pid },
-		{ name: 'react-router-serve', url: rrs.origin + '/', pid: rrs.child.pid },
+		{ name: 'ours', url: ours.origin + '/', pids: [ours.child.pid] },
+		{ name: 'static', url: staticServer.origin + '/', pids: [staticServer.pid] },
+		{ name: 'react-router-serve', url: rrs.origin + '/', pids: [rrs.child.pid] },
 	])
 	report.loadAvg.end = os.loadavg()[0] ?? 0
 	await Promise.all([stop(ours.child), stop(staticServer.child), stop(rrs.child, 3_000)])

@@ -30,19 +30,18 @@ const platform = build.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
-		startBackground(): Promise<void>
+		startBackground(): Promise<{ workers: Promise<void> }>
 		pageCache: PageCacheApp
 	}
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
-let env: Awaited<ReturnType<typeof platform.getPlatform>>['env']
-try {
-	;({ env } = await platform.getPlatform())
-	await platform.startBackground()
-} catch (error) {
+// The job workers start while the server already answers (their queues wait in the database).
+const fatal = (error: unknown): never => {
 	log.fatal({ err: error }, (error as Error).message)
 	process.exit(1)
 }
+const { env } = await platform.getPlatform().catch(fatal)
+await platform.startBackground().then(({ workers }) => void workers.catch(fatal), fatal)
 
 const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const observe = createObserver(build, platform)

@@ -1,7 +1,7 @@
 import { createContext, redirect, type MiddlewareFunction } from 'react-router'
 import { getAuth } from '#app/platform/platform.server.ts'
 import { safeRedirect } from './redirect.ts'
-import type { AuthUser } from './types.ts'
+import type { AuthUser, Profile } from './types.ts'
 import { httpError } from '#app/platform/http-error.ts'
 
 export type SessionUser = AuthUser
@@ -11,7 +11,8 @@ export type SessionUser = AuthUser
  * router context (`sessionUserContext`, for loaders that have the context at hand); the guards and
  * every other reader of the same request get the same answer from `getSessionUser`.
  */
-const reads = new WeakMap<Request, Promise<{ user: SessionUser; sessionId: string } | null>>()
+type SessionRead = { user: SessionUser; sessionId: string; profile: Profile }
+const reads = new WeakMap<Request, Promise<SessionRead | null>>()
 
 /** The session user, as the root middleware read it for this request. */
 export const sessionUserContext = createContext<SessionUser | null>(null)
@@ -40,23 +41,34 @@ function readSession(request: Request) {
 	return read
 }
 
-async function readSessionOnce(request: Request): Promise<{ user: SessionUser; sessionId: string } | null> {
+/**
+ * The signed-in member's profile as the session read found it (the same row of \`user\`): what the
+ * root and the dashboard show, without asking the database again in the same request. A page that
+ * edits the profile reads it fresh (getProfile).
+ */
+export async function getSessionProfile(request: Request): Promise<Profile | null> {
+	return (await readSession(request))?.profile ?? null
+}
+
+async function readSessionOnce(request: Request): Promise<SessionRead | null> {
 	// Most visitors carry no session cookie at all: answer without asking the database.
 	if (!request.headers.get('cookie')?.includes('session_token=')) return null
 	const auth = await getAuth()
 	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
 	if (!result) return null
 	const { user, session } = result
+	const sessionUser: SessionUser = {
+		id: user.id,
+		name: user.name,
+		email: user.email,
+		emailVerified: user.emailVerified,
+		image: user.image ?? null,
+		role: user.role === 'admin' ? 'admin' : 'user',
+	}
 	return {
 		sessionId: session.id,
-		user: {
-			id: user.id,
-			name: user.name,
-			email: user.email,
-			emailVerified: user.emailVerified,
-			image: user.image ?? null,
-			role: user.role === 'admin' ? 'admin' : 'user',
-		},
+		user: sessionUser,
+		profile: { ...sessionUser, city: user.city ?? null, createdAt: new Date(user.createdAt).toISOString() },
 	}
 }
 

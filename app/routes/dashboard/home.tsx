@@ -3,8 +3,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import type { Route } from './+types/home'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
-import { getProfile } from '#app/features/accounts/profile.server.ts'
-import { requireUser } from '#app/features/accounts/session.server.ts'
+import { getSessionProfile, requireUser } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { memberContents } from '#app/features/codes/contents.server.ts'
@@ -21,7 +20,7 @@ export function meta({ loaderData: data }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
-	const profile = await getProfile(database.db, user.id)
+	const profile = await getSessionProfile(request)
 	return {
 		contents: await memberContents(database.db, env, user.id),
 		title: pageTitle(getT()('dashboard.home.metaTitle')),

@@ -1,0 +1,144 @@
+/*
+ * What a signed-in page costs, against the floor of React Router itself, in one run:
+ *
+ *   node_modules/.bin/node bench/dashboard.ts               (builds into build-bench-dashboard/ first)
+ *   BUILD_DIR=build-x node_modules/.bin/node bench/dashboard.ts --no-build
+ *   BENCH_SECONDS=10 BENCH_ROUNDS=3 …                       (defaults 5 s × 3)
+ *
+ * Our server on a data folder seeded with the demo events and an admin account (signed in once
+ * through /auth/signin for its session cookie), and bench/bare/ (a React Router app with one route
+ * and one paragraph) served the same way as ours (node:http + React Router's request handler).
+ * autocannon (50 connections, no pipelining, no compression) takes in interleaved rounds:
+ * the bare page, `/dashboard` signed in, and a public page (`/policies/privacy`) with that session
+ * cookie (so it is rendered per request, past the page cache: the site's cost without the
+ * dashboard's own). CPU per request (user + system time of the serving process, /proc) side by
+ * side; the target is `/dashboard` ≤ 2× the bare page. Results: bench/RESULTS-dashboard.md.
+ * Loopback only; every process started here is stopped before exit.
+ */
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { freePort, start, stop, waitForHttp } from './processes.ts'
+import {
+	ROOT,
+	TMP,
+	buildSite,
+	cpuPerRequest,
+	loadRounds,
+	machineLine,
+	loadPlan,
+	makeLog,
+	median,
+	medianRps,
+	nodeBin,
+	num,
+	runBench,
+	seedDemo,
+	startSite,
+	sum,
+	tempDir,
+	type Target,
+} from './support/harness.ts'
+
+const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-dashboard'
+const BARE_BUILD_DIR = path.join(ROOT, 'build-bench-bare')
+const RESULTS = path.join(import.meta.dirname, 'RESULTS-dashboard.md')
+const LOAD = loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 3 })
+const TARGET_RATIO = 2
+const started = new Date()
+const log = makeLog('dashboard bench', started.getTime())
+
+function buildBare() {
+	if (process.argv.includes('--no-build') && fs.existsSync(path.join(BARE_BUILD_DIR, 'server', 'index.js'))) return
+	log('building bench/bare/')
+	fs.rmSync(BARE_BUILD_DIR, { recursive: true, force: true })
+	execFileSync(nodeBin, [fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router')), 'build'], {
+		cwd: path.join(import.meta.dirname, 'bare'),
+		env: { ...process.env, NODE_ENV: 'production', BUILD_DIR: BARE_BUILD_DIR },
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 120_000,
+	})
+}
+
+/** Signs in through the form as a browser would; the cookies the site set, as a Cookie header. */
+async function signIn(origin: string, email: string, password: string): Promise<string> {
+	const response = await fetch(`${origin}/auth/signin`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ email, password, redirectTo: '/dashboard' }),
+	})
+	await response.arrayBuffer()
+	const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]!)
+	if (response.status !== 302 || !cookies.some((c) => c.includes('session_token=')))
+		throw new Error(`sign-in answered ${response.status} without a session cookie`)
+	return cookies.join('; ')
+}
+
+await runBench(async () => {
+	buildSite(BUILD_DIR, { log })
+	buildBare()
+	const dataDir = tempDir('band-bench-dashboard-')
+	const email = 'bench-admin@example.test'
+	const password = randomBytes(12).toString('base64url')
+	log('seeding the demo events and an admin account')
+	seedDemo({ buildDir: BUILD_DIR, dataDir }, ['--admin', `${email}:${password}`])
+	log('starting our server and the bare app')
+	const ours = await startSite('dashboard-server', { buildDir: BUILD_DIR, dataDir })
+	const barePort = await freePort()
+	const bare = start(nodeBin, [path.join(import.meta.dirname, 'bare', 'server.ts'), BARE_BUILD_DIR, String(barePort)], {
+		cwd: ROOT,
+		env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' },
+		logFile: path.join(TMP, 'dashboard-bare.log'),
+	})
+	await waitForHttp(`http://127.0.0.1:${barePort}/`, bare)
+	const cookie = await signIn(ours.origin, email, password)
+	const dashboard = await fetch(`${ours.origin}/dashboard`, { headers: { cookie }, redirect: 'manual' })
+	const dashboardHtml = await dashboard.text()
+	if (dashboard.status !== 200 || !dashboardHtml.includes('Admin démo'))
+		throw new Error(`/dashboard signed in answered ${dashboard.status}`)
+
+	const labels: Record<string, string> = {
+		bare: 'bare React Router page (one `<p>`, bench/bare/)',
+		dashboard: '`/dashboard`, signed in (admin)',
+		policy: '`/policies/privacy` with the session cookie (rendered per request)',
+	}
+	const targets: Target[] = [
+		{ name: 'bare', url: `http://127.0.0.1:${barePort}/`, pids: [bare.pid] },
+		{ name: 'dashboard', url: `${ours.origin}/dashboard`, pids: [ours.pid], headers: { cookie } },
+		{ name: 'policy', url: `${ours.origin}/policies/privacy`, pids: [ours.pid], headers: { cookie } },
+	]
+	const bytes = new Map<string, number>()
+	for (const target of targets)
+		bytes.set(target.name, Buffer.byteLength(await (await fetch(target.url, { headers: target.headers })).text()))
+	const rounds = await loadRounds(targets, LOAD, { log })
+	await Promise.all([stop(ours.child), stop(bare)])
+
+	const cpu = (name: string) => cpuPerRequest(rounds.get(name)!)
+	const ratio = cpu('dashboard') / cpu('bare')
+	const out = [
+		'# A signed-in page against the floor of React Router',
+		'',
+		`Written by \`node bench/dashboard.ts\`; ${started.toISOString()}; ${machineLine()} at the end; build \`${BUILD_DIR}/\`.`,
+		'',
+		`Method: autocannon, ${LOAD.connections} connections, no pipelining, no compression, on 127.0.0.1; ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s taking the targets in turn (rotating order). Our server: production build, PGlite data folder seeded with the demo events and an admin account, signed in once through \`/auth/signin\`. The bare app is served like ours (node:http, React Router's request handler) without anything of ours. CPU per request: user + system time of the serving process (/proc) over its rounds ÷ requests; it hardly depends on other work on the machine, req/s does.`,
+		'',
+		'| target | HTML bytes | CPU per request | × bare | req/s (median round) | p50 / p99 | non-200 / errors |',
+		'| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+	]
+	for (const target of targets) {
+		const r = rounds.get(target.name)!
+		out.push(
+			`| ${labels[target.name]} | ${num(bytes.get(target.name)!)} | **${cpu(target.name).toFixed(2)} ms** | ${(cpu(target.name) / cpu('bare')).toFixed(2)} | ${num(medianRps(r))} | ${median(r.map((x) => x.p50))} / ${median(r.map((x) => x.p99))} ms | ${sum(r.map((x) => x.unexpected))} / ${sum(r.map((x) => x.errors))} |`,
+		)
+	}
+	out.push(
+		'',
+		`**\`/dashboard\` signed in costs ${ratio.toFixed(2)}× the bare page's CPU per request** (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}).`,
+		'',
+	)
+	fs.writeFileSync(RESULTS, out.join('\n'))
+	log(`wrote ${path.relative(process.cwd(), RESULTS)}`)
+	console.log(out.slice(4).join('\n'))
+})
