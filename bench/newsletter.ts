@@ -2,7 +2,8 @@
  * Newsletter throughput: one campaign to 100,000 subscribers through an SMTP sink in this process,
  * on PGlite and on PostgreSQL:
  *
- *   node_modules/.bin/node bench/newsletter.ts [--subscribers 100000] [--postgres postgres://…/postgres]
+ *   node_modules/.bin/node bench/newsletter.ts [--subscribers 100000] [--connections 16] [--postgres postgres://…/postgres]
+ *     [--only pglite|postgres] [--profile <folder>]
  *
  * For each database a fresh one is seeded (bench/newsletter-sender.ts seed), then a sender process
  * opens the platform as the server does, sits idle, and sends the campaign with the newsletter's own
@@ -29,6 +30,9 @@ const option = (name: string, fallback: string) => {
 const SUBSCRIBERS = Number(option('subscribers', '100000'))
 const POSTGRES = option('postgres', process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
 const CONNECTIONS = Number(option('connections', '16'))
+/** `--profile <folder>`: the sender's send writes a V8 CPU profile there (open it in Chrome's DevTools). */
+const PROFILE = option('profile', '')
+const ONLY = option('only', '')
 
 /** An SMTP server that accepts everything and keeps only a count (and each message's size). */
 async function startSink() {
@@ -77,9 +81,14 @@ function cpuMs(pid: number): number {
 	}
 }
 
-function runSender(env: NodeJS.ProcessEnv, argv: string[], onLine: (message: Record<string, unknown>, pid: number) => void) {
+function runSender(
+	env: NodeJS.ProcessEnv,
+	argv: string[],
+	nodeArgs: string[],
+	onLine: (message: Record<string, unknown>, pid: number) => void,
+) {
 	return new Promise<void>((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'bench/newsletter-sender.ts', ...argv], {
+		const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/newsletter-sender.ts', ...argv], {
 			cwd: ROOT,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,7 +153,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<Result> {
 		NEWSLETTER_CONNECTIONS: String(CONNECTIONS),
 	}
 	try {
-		await runSender(env, ['seed', String(SUBSCRIBERS)], () => {})
+		await runSender(env, ['seed', String(SUBSCRIBERS)], [], () => {})
 		let phase = 'starting'
 		const idle: number[] = []
 		let peak = 0
@@ -152,7 +161,8 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<Result> {
 		let sampler: NodeJS.Timeout | undefined
 		let cpuAtStart = 0
 		let cpuAtEnd = 0
-		await runSender(env, ['send'], (message, pid) => {
+		const profile = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE, kind)] : []
+		await runSender(env, ['send'], profile, (message, pid) => {
 			if (!sampler)
 				sampler = setInterval(() => {
 					const kb = rssKb(pid)
@@ -193,7 +203,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<Result> {
 const started = new Date()
 const loadAtStart = os.loadavg()
 const results: Result[] = []
-for (const kind of ['pglite', 'postgres'] as const) {
+for (const kind of (['pglite', 'postgres'] as const).filter((kind) => !ONLY || kind === ONLY)) {
 	console.log(`${kind}: ${SUBSCRIBERS.toLocaleString('en')} subscribers…`)
 	const result = await measure(kind)
 	console.log(result)
@@ -221,5 +231,6 @@ const lines = [
 	),
 	'',
 ]
-fs.writeFileSync(RESULTS, lines.join('\n'))
+// A partial or profiled run is printed, never recorded.
+if (!ONLY && !PROFILE) fs.writeFileSync(RESULTS, lines.join('\n'))
 console.log(lines.join('\n'))
