@@ -40,7 +40,9 @@ async function settingsShow() {
 
 /** The newsletter part of the member's data export (the JSON file from the settings). */
 async function exported() {
-	const response = await settingsExport.loader(routeArgs(get('/dashboard/settings/export', { cookie: member }), '/dashboard/settings/export'))
+	const response = await settingsExport.loader(
+		routeArgs(get('/dashboard/settings/export', { cookie: member }), '/dashboard/settings/export'),
+	)
 	return (await response.json()).newsletter as { subscription: Record<string, unknown> | null; issues: unknown[] }
 }
 
@@ -101,11 +103,15 @@ it(`shows in the settings, the admin's list and the data export the one record o
 	expect((await exported()).subscription).toBeNull()
 
 	// The admin adds it back, certifying a consent given on paper: the member sees it on.
-	expect((await adminPost({ intent: 'add', email: MEMBER, certified: 'on', consentNote: 'Formulaire papier, concert de Lyon' })).status).toBe(
-		302,
-	)
+	expect(
+		(await adminPost({ intent: 'add', email: MEMBER, certified: 'on', consentNote: 'Formulaire papier, concert de Lyon' })).status,
+	).toBe(302)
 	expect(await settingsShow()).toBe('active')
-	expect((await exported()).subscription).toMatchObject({ status: 'active', source: 'admin', consentNote: 'Formulaire papier, concert de Lyon' })
+	expect((await exported()).subscription).toMatchObject({
+		status: 'active',
+		source: 'admin',
+		consentNote: 'Formulaire papier, concert de Lyon',
+	})
 })
 
 it('refuses a certified addition without saying where the consent was given, in French, input kept', async () => {

@@ -24,7 +24,9 @@ describe('a campaign message encoded once and personalised per recipient', () =>
 			expect(parsed.text?.trim()).toBe(expected.text.trim())
 			expect(parsed.subject).toBe('Tournée d’automne')
 			expect(raw.toString()).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n')
-			expect(raw.toString()).toContain(`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>`)
+			expect(raw.toString()).toContain(
+				`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>, <mailto:desinscription@groupe.example?subject=unsubscribe>\r\n`,
+			)
 		}
 	})
 })

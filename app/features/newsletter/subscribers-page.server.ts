@@ -45,7 +45,10 @@ export async function subscribersAction(request: Request) {
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const { email, certified, consentNote } = submission.value
 	if (!(await addSubscriber(ctx, { email, certified: Boolean(certified), consentNote }))) {
-		return data({ result: submission.reply({ fieldErrors: { email: [getT()('newsletter.admin.subscribers.alreadyListed')] } }) }, { status: 400 })
+		return data(
+			{ result: submission.reply({ fieldErrors: { email: [getT()('newsletter.admin.subscribers.alreadyListed')] } }) },
+			{ status: 400 },
+		)
 	}
 	const key = certified ? 'newsletter.admin.flash.subscriberAdded' : 'newsletter.admin.flash.subscriberInvited'
 	return redirectWithFlash(HERE, { type: 'success', key, values: { email } })
