@@ -64,16 +64,7 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 				`Message-ID: <${messageKey}@${host}>`,
 				`List-Unsubscribe: <${oneClickUrl(env, token)}>${mailto}`,
 			].join('\r\n')
-			return Buffer.concat([
-				Buffer.from(`${head}\r\n\r\n`),
-				textHead,
-				...text(link),
-				crlf,
-				htmlHead,
-				...html(link),
-				crlf,
-				end,
-			])
+			return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), textHead, ...text(link), crlf, htmlHead, ...html(link), crlf, end])
 		},
 	}
 }
