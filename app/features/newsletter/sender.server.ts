@@ -164,15 +164,24 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	const smtp =
 		ctx.smtp ?? createBulkSmtp({ url: env.SMTP_URL!, connections: env.NEWSLETTER_CONNECTIONS, ratePerSecond: env.SMTP_RATE_PER_SECOND })
 	const deadline = Date.now() + SLICE_MS
-	let publishedAt = 0
-	const publish = async (force = true) => {
-		// The count is over every delivery of the campaign: once a second is live enough.
-		if (!force && performance.now() - publishedAt < PUBLISH_EVERY_MS) return
-		publishedAt = performance.now()
+	const publish = async () => {
 		const progress = await campaignProgress(db, id)
 		if (progress) await ctx.realtime.publish(CAMPAIGN_TOPIC, progress).catch(() => {})
 		// An open stats screen follows the send too (it reloads at most every 2 s).
 		await ctx.realtime.publish(STATS_TOPIC, { source: 'newsletter' }).catch(() => {})
+	}
+	// The admin's screen follows the send once a second, whatever the pace: the count is over every
+	// delivery of the campaign, too much to repeat per message or per batch at full speed.
+	let tick: Promise<void> | null = null
+	const ticker = setInterval(() => {
+		tick ??= publish()
+			.catch(() => {})
+			.finally(() => (tick = null))
+	}, PUBLISH_EVERY_MS)
+	/** No tick may land after the last word (it could say « sending » after « sent »). */
+	const stopTicker = async () => {
+		clearInterval(ticker)
+		await tick
 	}
 
 	// Once the campaign is cancelled or taken over, messages not yet committed are abandoned.
@@ -293,7 +302,6 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			sending.catch(() => {})
 			await inFlight
 			inFlight = sending
-			await publish(false)
 			if (Date.now() > deadline) {
 				await inFlight
 				await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
@@ -305,8 +313,10 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			.select({ at: sql<Date>`min(${newsletterDelivery.retryAt})` })
 			.from(newsletterDelivery)
 			.where(and(eq(newsletterDelivery.campaignId, id), eq(newsletterDelivery.status, 'queued')))
+		await stopTicker()
 		if (later?.at) {
 			await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
+			await publish()
 			return { state: 'waiting', until: new Date(later.at) }
 		}
 		const finished = await db
@@ -318,6 +328,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		if (finished.length > 0) logger.info({ campaign: id }, 'newsletter sent')
 		return { state: finished.length > 0 ? 'done' : 'stopped' }
 	} finally {
+		await stopTicker()
 		// Nothing is left half-sent: what started finishes (or is abandoned, once stopped) first.
 		await inFlight.catch(() => {})
 		if (!ctx.smtp) smtp.close()
