@@ -110,8 +110,9 @@ function SubscriberTable({ rows }: { rows: PageData['list']['rows'] }) {
 				<TableRow>
 					<TableHeader>{t('newsletter.admin.subscribers.email')}</TableHeader>
 					<TableHeader>{t('newsletter.admin.subscribers.status')}</TableHeader>
-					<TableHeader>{t('newsletter.admin.subscribers.source')}</TableHeader>
-					<TableHeader>{t('newsletter.admin.subscribers.since')}</TableHeader>
+					{/* On a phone, the address, its state and the delete button: the origin and date need the width. */}
+					<TableHeader className="hidden md:table-cell">{t('newsletter.admin.subscribers.source')}</TableHeader>
+					<TableHeader className="hidden md:table-cell">{t('newsletter.admin.subscribers.since')}</TableHeader>
 					<TableHeader>
 						<span className="sr-only">{t('newsletter.admin.subscribers.actions')}</span>
 					</TableHeader>
@@ -126,11 +127,11 @@ function SubscriberTable({ rows }: { rows: PageData['list']['rows'] }) {
 						<TableCell>
 							<Badge tone={TONES[row.status]}>{labels.status(row.status)}</Badge>
 						</TableCell>
-						<TableCell wrap>
+						<TableCell wrap className="hidden md:table-cell">
 							{labels.source(row.source)}
 							{row.consentNote ? <span className="block text-xs text-muted">{row.consentNote}</span> : null}
 						</TableCell>
-						<TableCell>{formatDate(row.consentAt ?? row.createdAt)}</TableCell>
+						<TableCell className="hidden md:table-cell">{formatDate(row.consentAt ?? row.createdAt)}</TableCell>
 						<TableCell>
 							<Form
 								method="post"
