@@ -170,11 +170,18 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		// An open stats screen follows the send too (it reloads at most every 2 s).
 		await ctx.realtime.publish(STATS_TOPIC, { source: 'newsletter' }).catch(() => {})
 	}
-	// The admin's screen follows the send once a second, whatever the pace: the count is over every
-	// delivery of the campaign, too much to repeat per message or per batch at full speed.
+	// Once the campaign is cancelled or taken over, messages not yet committed are abandoned.
+	let stopped = false
+	// Once a second, whatever the pace (a batch lasts 50 s at 10 messages a second): the lease is
+	// renewed, a cancellation is noticed, and the admin's screen gets the progress (a count over every
+	// delivery of the campaign, too much to repeat per message or per batch at full speed).
 	let tick: Promise<void> | null = null
 	const ticker = setInterval(() => {
-		tick ??= publish()
+		tick ??= heartbeat(db, id, runnerId)
+			.then((alive) => {
+				if (!alive) stopped = true
+				return publish()
+			})
 			.catch(() => {})
 			.finally(() => (tick = null))
 	}, PUBLISH_EVERY_MS)
@@ -184,8 +191,6 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		await tick
 	}
 
-	// Once the campaign is cancelled or taken over, messages not yet committed are abandoned.
-	let stopped = false
 	// Deliveries waiting for their « sent » to be recorded, written together (one statement per tick).
 	let pending: { id: number; resolve: (ok: boolean) => void; reject: (error: Error) => void }[] = []
 	const flush = async () => {
@@ -250,7 +255,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		let cursor = 0
 		let sentThisPass = false
 		while (true) {
-			if (!(await heartbeat(db, id, runnerId))) {
+			if (stopped || !(await heartbeat(db, id, runnerId))) {
 				stopped = true
 				return { state: 'stopped' }
 			}
