@@ -216,6 +216,7 @@ for (const kind of (['pglite', 'postgres'] as const).filter((kind) => !ONLY || k
 	console.log(result)
 	results.push(result)
 }
+const loadAtEnd = os.loadavg()
 const number = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 const lines = [
 	'# Newsletter throughput',
@@ -227,7 +228,7 @@ const lines = [
 	'- Relay: an smtp-server sink in the bench process (accepts and counts; no parsing). Sender, database and sink share the machine.',
 	'- Memory: resident set of the sender process (which opens the whole platform: database, job queue, live updates), from /proc every 50 ms; idle = median over 2 s before the send, peak = highest during it.',
 	'- CPU per message: user + system CPU time of the sender process during the send ÷ messages (PGlite runs inside it; PostgreSQL is another process, not counted). 1,000 ÷ that figure is what one core gives when the machine is not shared; messages/s depends on what else the machine does at the time. Relay CPU: this process (the sink, mostly) over the same span, on the same 2 cores.',
-	`- Load on the machine when the run started: ${loadAtStart.map((n) => n.toFixed(1)).join(' / ')} (1/5/15 min) on ${os.cpus().length} cores.`,
+	`- Load on the machine (1/5/15 min, on ${os.cpus().length} cores) when the run started: ${loadAtStart.map((n) => n.toFixed(1)).join(' / ')}; at its end: ${loadAtEnd.map((n) => n.toFixed(1)).join(' / ')}.`,
 	'- Targets: ≥ 1,000 messages/s; peak < 300 MB above idle.',
 	'',
 	'| database | messages accepted by the relay | send time | messages/s | sender CPU per message | relay CPU per message | idle RSS | peak RSS | peak − idle | verdict |',
