@@ -19,6 +19,7 @@ import { eventSpecs } from './specs/events.ts'
 import { federatedSpecs } from './specs/federated.ts'
 import { headerSpecs } from './specs/headers.ts'
 import { mailLinkSpecs } from './specs/mail-links.ts'
+import { newsletterSpecs } from './specs/newsletter.ts'
 import { phoneSpecs } from './specs/phone.ts'
 import { redirectSpecs } from './specs/redirects.ts'
 import { refusedFormSpecs } from './specs/refused-forms.ts'
@@ -41,6 +42,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	adminSpecs()
 	setlistSpecs()
 	codeSpecs()
+	newsletterSpecs()
 	contactSpecs()
 	refusedFormSpecs()
 	errorSpecs()

@@ -15,6 +15,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { avatarsOf, deleteMediaWhere, memberImagesForExport, prepareMediaDeletion } from '#app/features/media/media.server.ts'
 import { memberCodeData } from '#app/features/codes/contents.server.ts'
+import { memberNewsletterData } from '#app/features/newsletter/subscribers.server.tsx'
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
@@ -49,6 +50,8 @@ export interface AccountExport {
 	/** Codes the member redeemed, and the files they downloaded with them. */
 	codes: { code: string; campaign: string; redeemedAt: string | null }[]
 	downloads: { file: string; at: string }[]
+	/** The newsletter subscription of the member's address (what the settings toggle shows), and the issues sent to it. */
+	newsletter: Awaited<ReturnType<typeof memberNewsletterData>>
 }
 
 /**
@@ -123,6 +126,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 		images: await memberImagesForExport(db, userId, env.SITE_URL),
 		codes: codeData.redemptions.map((r) => ({ code: r.code, campaign: r.campaign, redeemedAt: r.grantedAt?.toISOString() ?? null })),
 		downloads: codeData.downloads.map((d) => ({ file: d.file, at: d.at.toISOString() })),
+		newsletter: await memberNewsletterData(db, row.email),
 	}
 }
 

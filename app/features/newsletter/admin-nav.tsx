@@ -1,6 +1,9 @@
 import { NavTabs } from '#app/components/ui/tabs.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 
+export const CAMPAIGNS_PATH = '/dashboard/admin/newsletter'
+export const SUBSCRIBERS_PATH = '/dashboard/admin/newsletter/subscribers'
+
 /** The newsletter's two admin pages: campaigns and subscribers. */
 export function NewsletterNav() {
 	const { t } = useTranslation()
@@ -8,8 +11,8 @@ export function NewsletterNav() {
 		<NavTabs
 			label={t('newsletter.admin.nav.label')}
 			items={[
-				{ to: '/dashboard/admin/newsletter', label: t('newsletter.admin.nav.campaigns'), end: true },
-				{ to: '/dashboard/admin/newsletter/subscribers', label: t('newsletter.admin.nav.subscribers') },
+				{ to: CAMPAIGNS_PATH, label: t('newsletter.admin.nav.campaigns'), end: true },
+				{ to: SUBSCRIBERS_PATH, label: t('newsletter.admin.nav.subscribers') },
 			]}
 		/>
 	)

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { encodeWord, encodeWords } from 'nodemailer/lib/mime-funcs'
 import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp'
 import type { Env } from '#app/platform/env.server.ts'
-import { oneClickUrl, personalise, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
+import { oneClickUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
 
 /*
  * The MIME message of each recipient's copy of a campaign. What is the same for everyone (the
- * headers, the rendered template) is prepared once; each copy only gets its address, its message id
- * and its own unsubscribe links, then its two bodies encoded (quoted-printable). A general-purpose
- * composer takes milliseconds per message; this takes a small fraction of one, which is what lets
- * a campaign go out at thousands of messages a second.
+ * headers, the rendered template, already encoded in quoted-printable) is prepared once; each copy
+ * only gets its address, its message id and its own unsubscribe links, the only bytes encoded per
+ * recipient. A general-purpose composer takes milliseconds per message; this takes a few
+ * microseconds, which is what lets a campaign go out at thousands of messages a second.
  */
 
 export interface CampaignMessage {
@@ -45,12 +45,18 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 		'Auto-Submitted: auto-generated',
 		`Content-Type: multipart/alternative; boundary="${boundary}"`,
 	].join('\r\n')
-	const part = (type: string, body: string) =>
-		`--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${qpWrap(qpEncode(body), 76)}\r\n`
+	const html = encodedAround(input.rendered.html)
+	const text = encodedAround(input.rendered.text)
+	const part = (type: string) =>
+		Buffer.from(`--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n`)
+	const textHead = part('text/plain')
+	const htmlHead = part('text/html')
+	const crlf = Buffer.from('\r\n')
+	const end = Buffer.from(`--${boundary}--\r\n`)
 	return {
 		envelopeFrom: from.address,
 		build({ to, token, messageKey }) {
-			const personal = personalise(input.rendered, unsubscribeUrl(env, token))
+			const link = Buffer.from(qpWrap(qpEncode(unsubscribeUrl(env, token)), 76))
 			const head = [
 				common,
 				`To: <${to}>`,
@@ -58,10 +64,27 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 				`Message-ID: <${messageKey}@${host}>`,
 				`List-Unsubscribe: <${oneClickUrl(env, token)}>${mailto}`,
 			].join('\r\n')
-			return Buffer.from(
-				`${head}\r\n\r\n${part('text/plain', personal.text)}${part('text/html', personal.html)}--${boundary}--\r\n`,
-				'utf8',
-			)
+			return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), textHead, ...text(link), crlf, htmlHead, ...html(link), crlf, end])
 		},
+	}
+}
+
+/** A soft line break: nothing in the decoded text, a fresh line in the encoded one. */
+const SOFT_BREAK = Buffer.from('=\r\n')
+
+/**
+ * A body encoded once around its unsubscribe placeholders: each static piece is encoded and wrapped
+ * on its own lines (soft breaks between them), so that a recipient's link, encoded alone, goes in
+ * between without encoding or wrapping the rest again. Decoded, it is exactly the body with the link.
+ */
+function encodedAround(body: string): (link: Buffer) => Buffer[] {
+	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(qpWrap(qpEncode(piece), 76)))
+	return (link) => {
+		const out: Buffer[] = []
+		pieces.forEach((piece, i) => {
+			if (i > 0) out.push(SOFT_BREAK, link, SOFT_BREAK)
+			out.push(piece)
+		})
+		return out
 	}
 }

@@ -32,13 +32,18 @@ export const SubscribeSchema = z.object({
 /** `/unsubscribe` without a token: the address to send the link to. */
 export const UnsubscribeRequestSchema = z.object({ email: emailField })
 
-/** The admin's « Ajouter » form. */
-export const AddSubscriberSchema = z.object({
-	email: emailField,
-	/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
-	certified: z.literal('on').optional(),
-	consentNote: z.string().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
-})
+/** The admin's « Ajouter » form. A certified consent says where it was given. */
+export const AddSubscriberSchema = z
+	.object({
+		email: emailField,
+		/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
+		certified: z.literal('on').optional(),
+		consentNote: z.string().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
+	})
+	.refine((value) => !value.certified || (value.consentNote ?? '').length >= 3, {
+		path: ['consentNote'],
+		message: 'Indiquez où cette personne a donné son accord.',
+	})
 
 export const ImportSchema = z.object({
 	consentNote: z

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
@@ -30,6 +30,7 @@ export const LEASE_SECONDS = 10
 /** A job sends for at most this long, then hands over to a fresh job (jobs stay short). */
 const SLICE_MS = 5 * 60_000
 const BATCH = 500
+const PUBLISH_EVERY_MS = 1000
 /** Attempts before a delivery is given up as failed; waits between them grow. */
 export const MAX_ATTEMPTS = 5
 const RETRY_MINUTES = [1, 5, 15, 60]
@@ -169,6 +170,26 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		// An open stats screen follows the send too (it reloads at most every 2 s).
 		await ctx.realtime.publish(STATS_TOPIC, { source: 'newsletter' }).catch(() => {})
 	}
+	// Once the campaign is cancelled or taken over, messages not yet committed are abandoned.
+	let stopped = false
+	// Once a second, whatever the pace (a batch lasts 50 s at 10 messages a second): the lease is
+	// renewed, a cancellation is noticed, and the admin's screen gets the progress (a count over every
+	// delivery of the campaign, too much to repeat per message or per batch at full speed).
+	let tick: Promise<void> | null = null
+	const ticker = setInterval(() => {
+		tick ??= heartbeat(db, id, runnerId)
+			.then((alive) => {
+				if (!alive) stopped = true
+				return publish()
+			})
+			.catch(() => {})
+			.finally(() => (tick = null))
+	}, PUBLISH_EVERY_MS)
+	/** No tick may land after the last word (it could say « sending » after « sent »). */
+	const stopTicker = async () => {
+		clearInterval(ticker)
+		await tick
+	}
 
 	// Deliveries waiting for their « sent » to be recorded, written together (one statement per tick).
 	let pending: { id: number; resolve: (ok: boolean) => void; reject: (error: Error) => void }[] = []
@@ -197,34 +218,58 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	}
 	const recordSent = (deliveryId: number) =>
 		new Promise<boolean>((resolve, reject) => {
+			if (stopped) return resolve(false)
 			if (pending.length === 0) setImmediate(() => void flush())
 			pending.push({ id: deliveryId, resolve, reject })
 		})
 
+	/** The next deliveries due, after `cursor` (each one is read once per pass). */
+	const dueAfter = (cursor: number) =>
+		db
+			.select({
+				id: newsletterDelivery.id,
+				email: newsletterDelivery.email,
+				attempts: newsletterDelivery.attempts,
+				token: newsletterSubscriber.unsubscribeToken,
+				subscriberStatus: newsletterSubscriber.status,
+			})
+			.from(newsletterDelivery)
+			.leftJoin(newsletterSubscriber, eq(newsletterSubscriber.id, newsletterDelivery.subscriberId))
+			.where(
+				and(
+					eq(newsletterDelivery.campaignId, id),
+					eq(newsletterDelivery.status, 'queued'),
+					gt(newsletterDelivery.id, cursor),
+					or(isNull(newsletterDelivery.retryAt), lte(newsletterDelivery.retryAt, sql`now()`)),
+				),
+			)
+			.orderBy(asc(newsletterDelivery.id))
+			.limit(BATCH)
+
+	// One batch is sending while the next waits its turn for a connection: the connections never
+	// idle between batches. Two batches at most are in memory (rows only: each message is built
+	// when a connection takes it).
+	let inFlight: Promise<unknown> = Promise.resolve()
 	try {
 		await publish()
+		let cursor = 0
+		let sentThisPass = false
 		while (true) {
-			if (!(await heartbeat(db, id, runnerId))) return { state: 'stopped' }
-			const batch = await db
-				.select({
-					id: newsletterDelivery.id,
-					email: newsletterDelivery.email,
-					attempts: newsletterDelivery.attempts,
-					token: newsletterSubscriber.unsubscribeToken,
-					subscriberStatus: newsletterSubscriber.status,
-				})
-				.from(newsletterDelivery)
-				.leftJoin(newsletterSubscriber, eq(newsletterSubscriber.id, newsletterDelivery.subscriberId))
-				.where(
-					and(
-						eq(newsletterDelivery.campaignId, id),
-						eq(newsletterDelivery.status, 'queued'),
-						or(isNull(newsletterDelivery.retryAt), lte(newsletterDelivery.retryAt, sql`now()`)),
-					),
-				)
-				.orderBy(asc(newsletterDelivery.id))
-				.limit(BATCH)
-			if (batch.length === 0) break
+			if (stopped || !(await heartbeat(db, id, runnerId))) {
+				stopped = true
+				return { state: 'stopped' }
+			}
+			const batch = await dueAfter(cursor)
+			if (batch.length === 0) {
+				// Anything left behind (due again in the meantime) gets one more pass.
+				await inFlight
+				if (!sentThisPass) break
+				cursor = 0
+				sentThisPass = false
+				continue
+			}
+			cursor = batch.at(-1)!.id
+			sentThisPass = true
 
 			// Who left (or was deleted) since the send started gets nothing.
 			const gone = batch.filter((row) => row.subscriberStatus !== 'active' || !row.token)
@@ -243,7 +288,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 					)
 			}
 			const live = batch.filter((row) => row.subscriberStatus === 'active' && row.token)
-			await Promise.all(
+			const sending = Promise.all(
 				live.map(async (row) => {
 					// Built when its turn comes, so that a batch is never all in memory at once.
 					const outcome = await smtp.send({
@@ -251,14 +296,19 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 						to: row.email,
 						raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
 						gate: () => recordSent(row.id),
+						cancelled: () => stopped,
 					})
 					if (outcome.ok) return
 					if (outcome.error === 'abandoned before commit') return
 					await recordFailure(db, row, outcome)
 				}),
 			)
-			await publish()
+			// Its failure surfaces when it is awaited, below or in the next turn; not as unhandled meanwhile.
+			sending.catch(() => {})
+			await inFlight
+			inFlight = sending
 			if (Date.now() > deadline) {
+				await inFlight
 				await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
 				return { state: 'continue' }
 			}
@@ -268,8 +318,10 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			.select({ at: sql<Date>`min(${newsletterDelivery.retryAt})` })
 			.from(newsletterDelivery)
 			.where(and(eq(newsletterDelivery.campaignId, id), eq(newsletterDelivery.status, 'queued')))
+		await stopTicker()
 		if (later?.at) {
 			await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
+			await publish()
 			return { state: 'waiting', until: new Date(later.at) }
 		}
 		const finished = await db
@@ -281,6 +333,9 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		if (finished.length > 0) logger.info({ campaign: id }, 'newsletter sent')
 		return { state: finished.length > 0 ? 'done' : 'stopped' }
 	} finally {
+		await stopTicker()
+		// Nothing is left half-sent: what started finishes (or is abandoned, once stopped) first.
+		await inFlight.catch(() => {})
 		if (!ctx.smtp) smtp.close()
 	}
 }

@@ -1,8 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm'
 import { claimUrl, mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { newsletterSubscriber, type SubscriberSource, type SubscriberStatus } from '#app/platform/db/schema.ts'
+import {
+	newsletterCampaign,
+	newsletterDelivery,
+	newsletterSubscriber,
+	type SubscriberSource,
+	type SubscriberStatus,
+} from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import type { Mailer } from '#app/platform/mail/mailer.server.ts'
 import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './mails.tsx'
@@ -138,6 +144,37 @@ export async function mailUnsubscribeLink(ctx: NewsletterContext, email: string)
 /** What a member sees in their settings: the status of their own address. */
 export async function memberNewsletterStatus(db: Db, email: string): Promise<SubscriberStatus | null> {
 	return (await findSubscriber(db, email))?.status ?? null
+}
+
+/**
+ * The newsletter's part of a member's data export (RGPD art. 15 and 20): the subscriber record of
+ * their address, the very row their settings toggle shows, and the issues sent to it. Its tokens
+ * stay out (secrets, even from their owner's copy).
+ */
+export async function memberNewsletterData(db: Db, email: string) {
+	const row = await findSubscriber(db, email)
+	const issues = await db
+		.select({ subject: newsletterCampaign.subject, status: newsletterDelivery.status, sentAt: newsletterDelivery.sentAt })
+		.from(newsletterDelivery)
+		.innerJoin(newsletterCampaign, eq(newsletterCampaign.id, newsletterDelivery.campaignId))
+		.where(eq(newsletterDelivery.email, normaliseEmail(email)))
+		.orderBy(desc(newsletterDelivery.createdAt))
+	return {
+		subscription: row
+			? {
+					email: row.email,
+					status: row.status,
+					source: row.source,
+					consentNote: row.consentNote,
+					consentAt: row.consentAt?.toISOString() ?? null,
+					policyVersion: row.policyVersion,
+					createdAt: row.createdAt.toISOString(),
+					unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
+					bouncedAt: row.bouncedAt?.toISOString() ?? null,
+				}
+			: null,
+		issues: issues.map((issue) => ({ subject: issue.subject, status: issue.status, sentAt: issue.sentAt?.toISOString() ?? null })),
+	}
 }
 
 /**

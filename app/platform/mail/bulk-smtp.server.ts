@@ -18,6 +18,8 @@ export interface BulkMessage {
 	raw: () => Buffer
 	/** Called once the relay has the content and waits for the end: true commits, false abandons. */
 	gate(): Promise<boolean>
+	/** Asked once a connection is free: true drops the message unsent (its sender stopped meanwhile). */
+	cancelled?: () => boolean
 }
 
 export type BulkOutcome =
@@ -103,6 +105,10 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 		async send(message) {
 			if (closed) return { ok: false, permanent: false, committed: false, error: 'closed' }
 			const lane = await acquire()
+			if (message.cancelled?.()) {
+				release(lane)
+				return { ok: false, permanent: false, committed: false, error: 'abandoned before commit' }
+			}
 			let committed = false
 			try {
 				await pace()

@@ -94,8 +94,11 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 				</Form>
 			) : null}
 			{state === 'done' ? (
-				<Form method="post" className="mt-6 flex flex-col gap-6" role="status">
-					<p className="text-lg text-muted">{t('newsletter.unsubscribe.done.body')}</p>
+				<Form method="post" className="mt-6 flex flex-col gap-6">
+					{/* The news is the sentence; a form itself may not be a live region. */}
+					<p className="text-lg text-muted" role="status">
+						{t('newsletter.unsubscribe.done.body')}
+					</p>
 					<div className="flex flex-wrap gap-3">
 						<Button type="submit" name="intent" value="resubscribe" variant="secondary" size="lg" disabled={busy}>
 							{t('newsletter.unsubscribe.done.resubscribe')}

@@ -52,6 +52,14 @@ const REQUIRED_AUDITS = [
 	// The setlist's admin screens (setlist.ts).
 	'setlist library',
 	'setlist builder',
+	// The newsletter, from the landing page to one-click unsubscribe (newsletter.ts).
+	'newsletter sign-up with errors',
+	'claim: confirm a newsletter subscription',
+	'claim: newsletter subscription confirmed',
+	'admin newsletter subscribers',
+	'admin newsletter compose',
+	'admin newsletter sending',
+	'unsubscribe',
 ]
 
 /**

@@ -1,0 +1,32 @@
+import { simpleParser } from 'mailparser'
+import { describe, expect, it } from 'vitest'
+import { parseEnv } from '#app/platform/env.server.ts'
+import { oneClickUrl, personalise, renderCampaign, unsubscribeUrl } from './mails.tsx'
+import { prepareCampaignMessage } from './message.server.ts'
+
+const env = parseEnv({ SITE_URL: 'https://groupe.example', BAND_NAME: 'Le Groupe' })
+
+describe('a campaign message encoded once and personalised per recipient', () => {
+	it('decodes to exactly the template with the recipient’s own links, in lines a relay accepts', async () => {
+		const rendered = await renderCampaign(env, {
+			subject: 'Tournée d’automne',
+			preheader: 'Trois dates',
+			// Long lines, accents, « = » and spaces at the end of lines: what quoted-printable has to get right.
+			body: `## Nous revenons\n\nÉté en studio, **trois dates** : ${'é = à '.repeat(40)}\n\n- Lyon \n- Nantes\t\n\nÀ très vite !`,
+		})
+		const message = prepareCampaignMessage(env, { from: 'Le Groupe <lettre@groupe.example>', subject: 'Tournée d’automne', rendered })
+		for (const token of ['abc_DEF-123', 'x'.repeat(90)]) {
+			const raw = message.build({ to: 'lea@exemple.fr', token, messageKey: 'c1.7' })
+			for (const line of raw.toString('latin1').split('\r\n')) expect(line.length).toBeLessThanOrEqual(998)
+			const parsed = await simpleParser(raw)
+			const expected = personalise(rendered, unsubscribeUrl(env, token))
+			expect(parsed.html).toBe(expected.html)
+			expect(parsed.text?.trim()).toBe(expected.text.trim())
+			expect(parsed.subject).toBe('Tournée d’automne')
+			expect(raw.toString()).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n')
+			expect(raw.toString()).toContain(
+				`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>, <mailto:desinscription@groupe.example?subject=unsubscribe>\r\n`,
+			)
+		}
+	})
+})
