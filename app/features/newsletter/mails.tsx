@@ -1,5 +1,4 @@
-import { Link, Section } from '@react-email/components'
-import { render, toPlainText } from '@react-email/render'
+import { Section } from '@react-email/section'
 import { mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Env } from '#app/platform/env.server.ts'
 import { MailAction, MailLayout, MailParagraph, type MailIdentity } from '#app/platform/mail/layout.tsx'
@@ -57,9 +56,9 @@ export function NewsletterMail(props: {
 			footer={
 				<>
 					Vous recevez cette lettre parce que vous vous y êtes inscrit·e sur {identity.siteUrl.replace(/^https?:\/\//, '')}.{' '}
-					<Link href={props.unsubscribeUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
+					<a href={props.unsubscribeUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
 						Se désinscrire
-					</Link>{' '}
+					</a>{' '}
 					en un clic.
 				</>
 			}
@@ -91,6 +90,8 @@ export async function renderCampaign(
 			unsubscribeUrl={unsubscribe}
 		/>
 	)
+	// Loaded on first use, like the other mails' renderer (platform/mail/mailer.server.ts): start-up stays light.
+	const { render, toPlainText } = await import('@react-email/render')
 	const html = await render(element)
 	return { html, text: toPlainText(html) }
 }
