@@ -33,7 +33,11 @@ export interface Platform {
  * One platform per process, opened on first use. It hangs on globalThis so that the dev
  * server's module reloads never open the embedded database twice.
  */
-const holder = globalThis as typeof globalThis & { __bandPlatform?: Promise<Platform>; __bandControl?: Promise<() => Promise<void>>; __bandSessionCache?: () => void }
+const holder = globalThis as typeof globalThis & {
+	__bandPlatform?: Promise<Platform>
+	__bandControl?: Promise<() => Promise<void>>
+	__bandSessionCache?: () => void
+}
 
 async function open(): Promise<Platform> {
 	const env = getEnv()

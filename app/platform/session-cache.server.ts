@@ -15,7 +15,7 @@ import type { Realtime } from './realtime.server.ts'
  *   never remembered: every one of them goes to Better Auth.
  * - Revocation guarantee: whatever ends a session or changes what it carries (sign-out, revoking
  *   sessions, a password change, a role change, an e-mail change or confirmation, a profile edit,
- *   the account's deletion) calls `forgetUserSessions(userId)` once the change is committed. On the
+ *   the account's deletion) calls `forgetMember(userId)` once the change is committed. On the
  *   instance that made the change the member's entries are gone before the action answers, so the
  *   very next request there reads the database. Every other instance drops them when the realtime
  *   signal (LISTEN/NOTIFY) arrives, in practice milliseconds; should a signal be lost, an entry
@@ -24,7 +24,7 @@ import type { Realtime } from './realtime.server.ts'
  * - A read that started before a change and ends after it is not remembered (`epoch`), so a stale
  *   answer cannot come back into the cache after its invalidation.
  *
- * See docs/decisions/0007-session-cache.md.
+ * See docs/decisions/session-memory.md.
  */
 
 export const SESSION_CACHE_TTL_MS = 5_000
@@ -74,20 +74,41 @@ export async function cachedSession<T extends { userId: string; expiresAt: Date 
 	return value
 }
 
+/*
+ * The same memory, for what every page of the member's dashboard shows and only they change (their
+ * avatar, the contents their codes unlocked): read once per SESSION_CACHE_TTL_MS, and forgotten with
+ * their sessions by `forgetMember`, which the writers of that data call.
+ */
+const memberData = new LRUCache<string, { userId: string; value: unknown }>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_TTL_MS })
+
+/** This member's `name` data, from memory or from `read()`. Treat the answer as read-only. */
+export async function cachedForMember<T>(userId: string, name: string, read: () => Promise<T>): Promise<T> {
+	const key = `${userId}\u0000${name}`
+	const hit = memberData.get(key)
+	if (hit) return hit.value as T
+	const startedAt = epoch
+	const value = await read()
+	if (startedAt === epoch) memberData.set(key, { userId, value })
+	return value
+}
+
 function dropLocally(userId: string | null) {
 	epoch += 1
 	if (userId === null) {
 		entries.clear()
+		memberData.clear()
 		return
 	}
 	for (const [key, entry] of entries.entries()) if (entry.userId === userId) entries.delete(key)
+	for (const [key, entry] of memberData.entries()) if (entry.userId === userId) memberData.delete(key)
 }
 
 /**
- * Forgets every remembered session of this member (or of everyone, with null): here at once, on the
- * other instances through the realtime signal. Call it after the change is committed.
+ * Forgets every remembered session of this member, and their remembered data (or everyone's, with
+ * null): here at once, on the other instances through the realtime signal. Call it once the change
+ * is committed.
  */
-export async function forgetUserSessions(userId: string | null): Promise<void> {
+export async function forgetMember(userId: string | null): Promise<void> {
 	dropLocally(userId)
 	if (!signal) return
 	try {

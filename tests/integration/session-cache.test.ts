@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getSessionUser, requireAdmin } from '#app/features/accounts/session.server.ts'
+import { memberContents } from '#app/features/codes/contents.server.ts'
+import { claimReservation, redeemForMember, reserveForVisitor } from '#app/features/codes/redeem.server.ts'
 import { user } from '#app/platform/db/schema.ts'
 import * as signin from '#app/routes/auth/signin.tsx'
 import * as signout from '#app/routes/auth/signout.tsx'
 import * as settings from '#app/routes/dashboard/settings.tsx'
+import { campaignWithCodes } from '../support/codes.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { cookieFrom, formPost, get, outcome, routeArgs, thrown } from '../support/requests.ts'
@@ -96,7 +99,12 @@ describe('the session memory', () => {
 		const m = await member()
 		const elsewhere = await signInAgain(m.email)
 		expect((await signedIn(elsewhere))?.id).toBe(m.id)
-		const result = await post(m.cookie, { intent: 'change-password', currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirm: NEW_PASSWORD })
+		const result = await post(m.cookie, {
+			intent: 'change-password',
+			currentPassword: PASSWORD,
+			newPassword: NEW_PASSWORD,
+			confirm: NEW_PASSWORD,
+		})
 		expect(result.status).toBe(302)
 		expect(await signedIn(elsewhere)).toBeNull()
 	})
@@ -129,5 +137,20 @@ describe('the session memory', () => {
 		expect((await signedIn(m.cookie))?.name).toBe('Sister Rosetta')
 		expect((await post(m.cookie, { intent: 'profile', name: 'Rosetta Tharpe' })).status).toBe(302)
 		expect((await signedIn(m.cookie))?.name).toBe('Rosetta Tharpe')
+	})
+
+	it('lists a content unlocked by a code at once, redeemed signed in or claimed after signing in', async () => {
+		const m = await member()
+		const contents = () => memberContents(db(), env.platform.env, m.id)
+		const { codes } = await campaignWithCodes(db(), 2)
+		expect(await contents()).toEqual([])
+		expect((await redeemForMember(db(), codes[0]!, m.id)).outcome).toBe('granted')
+		expect(await contents()).toHaveLength(1)
+
+		const { codes: others } = await campaignWithCodes(db(), 1, { name: 'Maxi « Aube »' })
+		const reserved = await reserveForVisitor(db(), others[0]!)
+		if (reserved.outcome !== 'reserved') throw new Error(reserved.outcome)
+		expect((await claimReservation(db(), reserved.token, m.id)).outcome).toBe('granted')
+		expect((await contents()).map((c) => c.name)).toContain('Maxi « Aube »')
 	})
 })

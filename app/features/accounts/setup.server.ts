@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { siteSetting, user } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
-import { forgetUserSessions } from '#app/platform/session-cache.server.ts'
+import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * First run: while the site has no administrator, the server prints a one-time link in its log
@@ -62,6 +62,6 @@ export async function completeSetup(db: Db, token: string, userId: string): Prom
 		return true
 	})
 	// The role comes with the session read: the very next request must see it.
-	if (done) await forgetUserSessions(userId)
+	if (done) await forgetMember(userId)
 	return done
 }
