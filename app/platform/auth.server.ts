@@ -11,6 +11,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
 import { redactUrl } from './redact-url.ts'
 import type { Logger } from 'pino'
 import { getT } from './i18n.server.ts'
+import { forgetMember } from './session-cache.server.ts'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address'
@@ -197,6 +198,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				if (isListedAdmin({ email: user.email, emailVerified: true })) {
 					await db.update(schema.user).set({ role: 'admin' }).where(eq(schema.user.id, user.id))
 				}
+				await forgetMember(user.id)
 			},
 		},
 		user: {
@@ -242,8 +244,13 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			},
 		},
 		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],
+		// Every change Better Auth makes to a session or an account (sign-out, revocations, password,
+		// e-mail, role, ban, deletion) forgets the member's remembered sessions, here and on every
+		// instance (app/platform/session-cache.server.ts). The `after` hooks run once committed.
 		databaseHooks: {
 			user: {
+				update: { after: async (user) => forgetMember(user.id) },
+				delete: { after: async (user) => forgetMember(user.id) },
 				create: {
 					before: async (user, context) => {
 						// A federated identity creates an account only with an address its provider verified:
@@ -254,6 +261,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				},
 			},
 			session: {
+				update: { after: async (session) => forgetMember(session.userId) },
+				delete: { after: async (session) => forgetMember(session.userId) },
 				create: {
 					// The one place every session is made (password, provider, verification, reset): none for
 					// an account whose address nobody has proved yet.

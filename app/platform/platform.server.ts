@@ -8,6 +8,7 @@ import { getLogger } from './logger.server.ts'
 import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
 import { startRealtime, type Realtime } from './realtime.server.ts'
+import { connectSessionCache } from './session-cache.server.ts'
 import { startControlSocket } from './ops/control.server.ts'
 import { startScheduledBackups } from './ops/scheduled-backups.server.ts'
 import { createStorage } from './storage/create-storage.server.ts'
@@ -32,7 +33,11 @@ export interface Platform {
  * One platform per process, opened on first use. It hangs on globalThis so that the dev
  * server's module reloads never open the embedded database twice.
  */
-const holder = globalThis as typeof globalThis & { __bandPlatform?: Promise<Platform>; __bandControl?: Promise<() => Promise<void>> }
+const holder = globalThis as typeof globalThis & {
+	__bandPlatform?: Promise<Platform>
+	__bandControl?: Promise<() => Promise<void>>
+	__bandSessionCache?: () => void
+}
 
 async function open(): Promise<Platform> {
 	const env = getEnv()
@@ -49,6 +54,8 @@ async function open(): Promise<Platform> {
 		const limits = createRateLimits(database.db)
 		const storage = await createStorage(env, secret)
 		const realtime = await startRealtime(database, logger)
+		// Sessions remembered for a few seconds, forgotten on every instance when one is revoked.
+		holder.__bandSessionCache = connectSessionCache(realtime, logger)
 		return { env, logger, database, jobs, mailer, emails, auth, limits, storage, realtime }
 	} catch (error) {
 		await database.close().catch(() => {})
@@ -87,6 +94,8 @@ export async function closePlatform(): Promise<void> {
 	const control = holder.__bandControl
 	holder.__bandControl = undefined
 	await (await control)?.().catch(() => {})
+	holder.__bandSessionCache?.()
+	holder.__bandSessionCache = undefined
 	await platform.realtime.close().catch((error) => platform.logger.error({ err: error }, 'realtime listener did not stop cleanly'))
 	await platform.jobs.stop().catch((error) => platform.logger.error({ err: error }, 'job queue did not stop cleanly'))
 	platform.mailer.close()

@@ -3,6 +3,7 @@ import { getAuth } from '#app/platform/platform.server.ts'
 import { safeRedirect } from './redirect.ts'
 import type { AuthUser, Profile } from './types.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { cachedSession, sessionCacheKey } from '#app/platform/session-cache.server.ts'
 
 export type SessionUser = AuthUser
 
@@ -52,7 +53,14 @@ export async function getSessionProfile(request: Request): Promise<Profile | nul
 
 async function readSessionOnce(request: Request): Promise<SessionRead | null> {
 	// Most visitors carry no session cookie at all: answer without asking the database.
-	if (!request.headers.get('cookie')?.includes('session_token=')) return null
+	const key = sessionCacheKey(request.headers.get('cookie'))
+	if (!key) return null
+	// The same cookie validated a moment ago is answered from memory; any revocation forgets it
+	// first (the guarantee is in app/platform/session-cache.server.ts).
+	return cachedSession(key, () => askBetterAuth(request))
+}
+
+async function askBetterAuth(request: Request): Promise<(SessionRead & { userId: string; expiresAt: Date }) | null> {
 	const auth = await getAuth()
 	const result = await auth.api.getSession({ headers: request.headers }).catch(() => null)
 	if (!result) return null
@@ -65,11 +73,15 @@ async function readSessionOnce(request: Request): Promise<SessionRead | null> {
 		image: user.image ?? null,
 		role: user.role === 'admin' ? 'admin' : 'user',
 	}
-	return {
+	// Frozen: the same answer may serve the next requests of this session (session-cache.server.ts).
+	Object.freeze(sessionUser)
+	return Object.freeze({
+		userId: user.id,
+		expiresAt: new Date(session.expiresAt),
 		sessionId: session.id,
 		user: sessionUser,
-		profile: { ...sessionUser, city: user.city ?? null, createdAt: new Date(user.createdAt).toISOString() },
-	}
+		profile: Object.freeze({ ...sessionUser, city: user.city ?? null, createdAt: new Date(user.createdAt).toISOString() }),
+	})
 }
 
 /** The page the visitor asked for: for a client-side data request, the page, not its `.data` URL. */

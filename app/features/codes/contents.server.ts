@@ -7,6 +7,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import { newId } from './ids.server.ts'
 import { DOWNLOAD_LINK_SECONDS } from './rules.ts'
+import { cachedForMember } from '#app/platform/session-cache.server.ts'
 
 /** What a campaign unlocks, as a visitor or a member sees it. */
 export interface Unlocked {
@@ -48,17 +49,20 @@ export async function unlockedBy(db: Db, campaignId: string): Promise<Unlocked |
 
 /** « Mes contenus »: every campaign the member's codes unlocked, newest first, with fresh download links. */
 export async function memberContents(db: Db, env: Env, userId: string, now = new Date()): Promise<Unlocked[]> {
-	const grants = await db
-		.selectDistinctOn([codeRedemption.campaignId], { campaignId: codeRedemption.campaignId, grantedAt: codeRedemption.grantedAt })
-		.from(codeRedemption)
-		.where(and(eq(codeRedemption.userId, userId), eq(codeRedemption.status, 'granted'), isNotNull(codeRedemption.grantedAt)))
-		.orderBy(codeRedemption.campaignId, asc(codeRedemption.grantedAt))
+	// Read once per few seconds per member (every dashboard page shows it); a new grant forgets it.
+	const grants = await cachedForMember(userId, 'grants', () =>
+		db
+			.selectDistinctOn([codeRedemption.campaignId], { campaignId: codeRedemption.campaignId, grantedAt: codeRedemption.grantedAt })
+			.from(codeRedemption)
+			.where(and(eq(codeRedemption.userId, userId), eq(codeRedemption.status, 'granted'), isNotNull(codeRedemption.grantedAt)))
+			.orderBy(codeRedemption.campaignId, asc(codeRedemption.grantedAt)),
+	)
 	const described = await describe(
 		db,
 		grants.map((g) => g.campaignId),
 	)
 	const key = await signingKey(db, env)
-	return grants
+	return [...grants]
 		.sort((a, b) => b.grantedAt!.getTime() - a.grantedAt!.getTime())
 		.flatMap((grant) => {
 			const unlocked = described.get(grant.campaignId)

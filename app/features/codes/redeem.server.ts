@@ -6,6 +6,7 @@ import { code, codeAttempt, codeBatch, codeCampaign, codeRedemption, type Redeem
 import { CODE_RETENTION } from './rules.ts'
 import { hashToken, newId, newToken } from './ids.server.ts'
 import { releaseExpiredReservations, type Executor } from './reservations.server.ts'
+import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * Redemption. A use is taken by one conditional UPDATE (`uses < max_uses`) in the same transaction
@@ -119,6 +120,8 @@ export async function redeemForMember(db: Db, normalised: string, userId: string
 				grantedAt: now,
 			})
 		})
+		// The dashboard lists the member's contents from memory (memberContents): the new one at once.
+		if (granted) await forgetMember(userId)
 		return granted ? { outcome: 'granted', campaignId: found.campaignId } : { outcome: 'used_up' }
 	} catch (error) {
 		// The same member, twice at once: the unique index kept one; the other's use was rolled back.
@@ -170,6 +173,7 @@ export async function claimReservation(db: Db, token: string, userId: string, no
 			.set({ status: 'granted', userId, grantedAt: now, tokenHash: null, reservedUntil: null })
 			.where(and(eq(codeRedemption.tokenHash, hash), eq(codeRedemption.status, 'reserved')))
 			.returning({ campaignId: codeRedemption.campaignId })
+		if (claimed) await forgetMember(userId)
 		return claimed ? { outcome: 'granted', campaignId: claimed.campaignId } : { outcome: 'invalid' }
 	} catch (error) {
 		if (!isUniqueViolation(error)) throw error

@@ -5,6 +5,7 @@ import { media } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import { MEDIA_URL_PREFIX, type PublicImage } from './public-image.ts'
 import type { MediaKind, MediaStatus } from './rules.ts'
+import { cachedForMember } from '#app/platform/session-cache.server.ts'
 
 /** Queue of the files to delete once their media rows are gone (worked by media-jobs.server.ts). */
 export const MEDIA_DELETE_QUEUE = 'media.delete-files'
@@ -63,14 +64,18 @@ export async function mediaStatus(
 
 /** The member's avatar: their latest ready one, or null. */
 export async function memberAvatar(db: Db, userId: string): Promise<(PublicImage & { id: string }) | null> {
-	const [row] = await db
-		.select()
-		.from(media)
-		.where(and(eq(media.kind, 'avatar'), eq(media.createdBy, userId), eq(media.status, 'ready')))
-		.orderBy(desc(media.createdAt))
-		.limit(1)
-	const image = row ? toPublicImage(row) : null
-	return row && image ? { ...image, id: row.id } : null
+	// Every dashboard page shows it: read once per few seconds per member. A new avatar ready
+	// (processMedia) or a removal forgets it.
+	return cachedForMember(userId, 'avatar', async () => {
+		const [row] = await db
+			.select()
+			.from(media)
+			.where(and(eq(media.kind, 'avatar'), eq(media.createdBy, userId), eq(media.status, 'ready')))
+			.orderBy(desc(media.createdAt))
+			.limit(1)
+		const image = row ? toPublicImage(row) : null
+		return row && image ? { ...image, id: row.id } : null
+	})
 }
 
 /** The ids of the member's avatars, whatever their state. */

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import type { Logger } from 'pino'
+import type { Realtime } from './realtime.server.ts'
+
+/*
+ * A short memory of the sessions Better Auth has just validated, so that a signed-in visitor's
+ * requests do not each ask the database for the same session and user rows (each statement costs
+ * about 2 ms of CPU on PGlite, more than the rest of the page).
+ *
+ * - Key: a SHA-256 of the session cookie exactly as the browser sent it (token and signature), so a
+ *   hit needs the very cookie Better Auth accepted; the token itself is never kept.
+ * - An entry lives SESSION_CACHE_TTL_MS at most, never past the session's own expiry; the cache
+ *   holds SESSION_CACHE_MAX entries (least recently used go first). Unknown or refused cookies are
+ *   never remembered: every one of them goes to Better Auth.
+ * - Revocation guarantee: whatever ends a session or changes what it carries (sign-out, revoking
+ *   sessions, a password change, a role change, an e-mail change or confirmation, a profile edit,
+ *   the account's deletion) calls `forgetMember(userId)` once the change is committed. On the
+ *   instance that made the change the member's entries are gone before the action answers, so the
+ *   very next request there reads the database. Every other instance drops them when the realtime
+ *   signal (LISTEN/NOTIFY) arrives, in practice milliseconds; should a signal be lost, an entry
+ *   still dies within SESSION_CACHE_TTL_MS. A change made by hand in the database (outside the app)
+ *   takes effect within that TTL too.
+ * - A read that started before a change and ends after it is not remembered (`epoch`), so a stale
+ *   answer cannot come back into the cache after its invalidation.
+ *
+ * See docs/decisions/session-memory.md.
+ */
+
+export const SESSION_CACHE_TTL_MS = 5_000
+const SESSION_CACHE_MAX = 5_000
+const TOPIC = 'session-cache'
+
+interface Entry {
+	userId: string
+	value: unknown
+}
+
+const entries = new LRUCache<string, Entry>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_TTL_MS })
+/** Moves on at every invalidation: a read that saw another epoch at its start is not stored. */
+let epoch = 0
+let signal: { realtime: Realtime; logger: Logger } | null = null
+
+/** The cache key of this request's session cookie(s), or null when it carries none. */
+export function sessionCacheKey(cookieHeader: string | null): string | null {
+	if (!cookieHeader) return null
+	const parts = cookieHeader
+		.split(';')
+		.map((part) => part.trim())
+		.filter((part) => /^[^=]*session_token=/.test(part))
+		.sort()
+	if (parts.length === 0) return null
+	return createHash('sha256').update(parts.join('\n')).digest('base64url')
+}
+
+/**
+ * The remembered answer for this key, or else `read()` (Better Auth), remembered when it is a valid
+ * session and nothing was invalidated meanwhile.
+ */
+export async function cachedSession<T extends { userId: string; expiresAt: Date }>(
+	key: string,
+	read: () => Promise<T | null>,
+): Promise<T | null> {
+	const hit = entries.get(key)
+	if (hit) {
+		const value = hit.value as T
+		if (value.expiresAt.getTime() > Date.now()) return value
+		entries.delete(key)
+	}
+	const startedAt = epoch
+	const value = await read()
+	const ttl = value ? Math.min(SESSION_CACHE_TTL_MS, value.expiresAt.getTime() - Date.now()) : 0
+	if (value && ttl > 0 && startedAt === epoch) entries.set(key, { userId: value.userId, value }, { ttl })
+	return value
+}
+
+/*
+ * The same memory, for what every page of the member's dashboard shows and only they change (their
+ * avatar, the contents their codes unlocked): read once per SESSION_CACHE_TTL_MS, and forgotten with
+ * their sessions by `forgetMember`, which the writers of that data call.
+ */
+const memberData = new LRUCache<string, { userId: string; value: unknown }>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_TTL_MS })
+
+/** This member's `name` data, from memory or from `read()`. Treat the answer as read-only. */
+export async function cachedForMember<T>(userId: string, name: string, read: () => Promise<T>): Promise<T> {
+	const key = `${userId}\u0000${name}`
+	const hit = memberData.get(key)
+	if (hit) return hit.value as T
+	const startedAt = epoch
+	const value = await read()
+	if (startedAt === epoch) memberData.set(key, { userId, value })
+	return value
+}
+
+function dropLocally(userId: string | null) {
+	epoch += 1
+	if (userId === null) {
+		entries.clear()
+		memberData.clear()
+		return
+	}
+	for (const [key, entry] of entries.entries()) if (entry.userId === userId) entries.delete(key)
+	for (const [key, entry] of memberData.entries()) if (entry.userId === userId) memberData.delete(key)
+}
+
+/**
+ * Forgets every remembered session of this member, and their remembered data (or everyone's, with
+ * null): here at once, on the other instances through the realtime signal. Call it once the change
+ * is committed.
+ */
+export async function forgetMember(userId: string | null): Promise<void> {
+	dropLocally(userId)
+	if (!signal) return
+	try {
+		await signal.realtime.publish(TOPIC, { userId })
+	} catch (error) {
+		// The other instances still drop the entry within SESSION_CACHE_TTL_MS.
+		signal.logger.error({ err: error, userId }, 'session cache invalidation could not be sent to the other instances')
+	}
+}
+
+/** Listens to the other instances' invalidations; returns the way to stop. */
+export function connectSessionCache(realtime: Realtime, logger: Logger): () => void {
+	signal = { realtime, logger }
+	const stop = realtime.subscribe(TOPIC, (data) => {
+		const userId = (data as { userId?: unknown } | null)?.userId
+		dropLocally(typeof userId === 'string' ? userId : null)
+	})
+	return () => {
+		stop()
+		signal = null
+		dropLocally(null)
+	}
+}
