@@ -15,8 +15,8 @@ import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
-// The same CSS as the stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
-import stylesheetText from '#app/styles/app.css?inline'
+// The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
+import stylesheetText from '#app/styles/public.css?inline'
 
 export const streamTimeout = 5_000
 /** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */

@@ -3,19 +3,21 @@ import { useMatches } from 'react-router'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 
 /*
- * The site's stylesheet, in the document or beside it. The public pages a visitor opens first (the
- * cacheable ones: app/cacheable-pages.ts) carry it inline in <head> for anonymous visitors, so that
- * their first paint waits for no second request (on a phone's network, a request costs a round
+ * The public stylesheet (styles/public.css), in the document or beside it; the dashboard adds its
+ * own (routes/dashboard/layout.tsx). The public pages a visitor opens first (the cacheable ones:
+ * app/cacheable-pages.ts) carry it inline in <head> for anonymous visitors, so that their first
+ * paint waits for no second request (on a phone's network, a request costs a round
  * trip or two before the first byte). Every other page links it: the file is cached once for the
  * whole visit, and per-request pages (dashboard, admin, anything signed in) stay light to render
  * and compress.
  *
  * Not the landing nor the event page. Their HTML is already the largest (28–30 kB), and the sheet
- * (12 kB compressed) takes it past what a new connection sends in its first round trip; measured
- * with Lighthouse (mobile, paired runs), the landing's first paint came later, not sooner, and the
- * event page's cover (its largest paint) about 0.4 s later. The sign-in page and /events gained
- * 0.25–0.5 s of LCP. A smaller public sheet (only the rules these pages use) would let the landing
- * gain too.
+ * takes it past what a new connection sends in its first round trip. Measured with Lighthouse
+ * (mobile, paired runs): with the whole sheet (12 kB compressed) the landing's first paint came
+ * later, and the event page's cover (its largest paint) about 0.4 s later; with the public sheet
+ * alone (public.css, 8.6 kB) the landing's first paint came about 0.1 s sooner but its largest
+ * paint (the monogram, which waits for the display face) no sooner, and the cover still later.
+ * The sign-in page and /events gained 0.25–0.5 s of LCP.
  *
  * In the browser the text is not known (the server alone holds it): React adopts the <style> the
  * server sent (same href key) instead of making a new one, and after a navigation to a linked page

@@ -11,6 +11,7 @@ import { getBand } from '#app/features/site/band.server.ts'
 import { requireUser } from '#app/features/accounts/session.server.ts'
 import { memberAvatar } from '#app/features/media/media.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import dashboardStylesheet from '#app/styles/dashboard.css?url'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -33,6 +34,11 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	]
 	return (
 		<div className="dashboard min-h-dvh bg-canvas text-fg">
+			{/*
+			 * The whole site's sheet, after the public one the root already put in <head> (React hoists
+			 * it there, once, and keeps it on the way back to a public page).
+			 */}
+			<link rel="stylesheet" href={dashboardStylesheet} precedence="default" />
 			<SkipLink />
 			<header className="border-b border-line bg-surface">
 				<div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 px-gutter">
