@@ -41,7 +41,8 @@ export function bodyLimitFor(pathname: string): number {
 
 /** How much of a refused body is thrown away, and for how long, before the connection is cut. */
 const DRAIN_BYTES = 64 * MB
-const DRAIN_MS = 2_000
+// Long enough for a slow client (a phone on a poor network, a loaded machine) to read the 413 before the cut.
+const DRAIN_MS = 10_000
 
 /**
  * Closes our side of the connection once the 413 is out (the client reads it, then sees the end),

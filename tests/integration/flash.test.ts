@@ -38,7 +38,10 @@ describe(`the flash cookie on ${databaseKind()}`, () => {
 		const unsigned = await readFlash(new Request('https://groupe.example/', { headers: { cookie: `flash=${forged}` } }))
 		expect(unsigned.flash).toBeNull()
 		const pair = cookieOf(await redirectWithFlash('/', { type: 'info', key: 'auth.flash.checkInbox' })).split(';')[0]!
-		const tampered = pair.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
+		// The signature's first character: its last one may only carry base64's padding bits, which
+		// decode to the same bytes (and changing them would prove nothing).
+		const dot = pair.lastIndexOf('.')
+		const tampered = pair.slice(0, dot + 1) + (pair[dot + 1] === 'A' ? 'B' : 'A') + pair.slice(dot + 2)
 		expect((await readFlash(new Request('https://groupe.example/', { headers: { cookie: tampered } }))).flash).toBeNull()
 	})
 })
