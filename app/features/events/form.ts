@@ -92,6 +92,22 @@ export function parseCoordinate(value: string): number | null {
 	return Number.isFinite(number) ? number : null
 }
 
+/** A latitude or longitude field: empty, or a decimal within ±limit degrees. */
+function coordinate(limit: number, error: (typeof MESSAGES)['latitude']) {
+	return z
+		.string()
+		.trim()
+		.refine(
+			(value) => {
+				if (value === '') return true
+				const number = parseCoordinate(value)
+				return number !== null && number >= -limit && number <= limit
+			},
+			{ error },
+		)
+		.optional()
+}
+
 /** A ticket office's address: http or https to a host, nothing else (no javascript:, data:, mailto:…). */
 export function isWebAddress(value: string): boolean {
 	if (!/^https?:\/\/[^\s/?#]/i.test(value) || /[\s<>"\\^`{|}]/.test(value)) return false
@@ -134,30 +150,8 @@ const fields = z.object({
 		.toUpperCase()
 		.refine((code) => /^[A-Z]{2}$/.test(code), { error: MESSAGES.country, abort: true })
 		.refine(isCountryCode, { error: MESSAGES.countryUnknown }),
-	latitude: z
-		.string()
-		.trim()
-		.refine(
-			(value) => {
-				if (value === '') return true
-				const number = parseCoordinate(value)
-				return number !== null && number >= -90 && number <= 90
-			},
-			{ error: MESSAGES.latitude },
-		)
-		.optional(),
-	longitude: z
-		.string()
-		.trim()
-		.refine(
-			(value) => {
-				if (value === '') return true
-				const number = parseCoordinate(value)
-				return number !== null && number >= -180 && number <= 180
-			},
-			{ error: MESSAGES.longitude },
-		)
-		.optional(),
+	latitude: coordinate(90, MESSAGES.latitude),
+	longitude: coordinate(180, MESSAGES.longitude),
 	ticketUrl: textField()
 		.trim()
 		.max(EVENT_LIMITS.ticketUrl, { error: MESSAGES.ticketUrlMax, abort: true })
