@@ -6,6 +6,7 @@ import { addCampaignFile } from '#app/features/codes/campaigns.server.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
 import { erasePersonalData, exportAccountData } from '#app/features/accounts/account-data.server.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
+import * as signin from '#app/routes/auth/signin.tsx'
 import * as signup from '#app/routes/auth/signup.tsx'
 import * as home from '#app/routes/dashboard/home.tsx'
 import * as download from '#app/routes/dashboard/download.ts'
@@ -215,6 +216,31 @@ describe(`/redeem on ${kind}`, () => {
 		const [row] = await db().select().from(codeRedemption).where(eq(codeRedemption.code, codes[2]!))
 		const [newcomer] = await db().select({ id: user.id }).from(user).where(eq(user.email, email))
 		expect(row).toMatchObject({ status: 'granted', userId: newcomer!.id })
+	})
+
+	it('carries the claim in the link sent again when an unconfirmed member signs in from it', async () => {
+		const { codes } = await withFile()
+		const reserved = ((await post(codes[1]!)).body as { reserved: { claim: string } }).reserved
+		// Signed up earlier, elsewhere, and never confirmed: that first link leads to the dashboard.
+		const email = `distrait-${randomUUID().slice(0, 8)}@exemple.fr`
+		const fields = { name: 'Noé Distrait', email, password: PASSWORD, acceptPrivacy: 'on' }
+		expect((await outcome(await signup.action(routeArgs(formPost('/auth/signup', fields), '/auth/signup')))).status).toBe(302)
+		const first = await verifyLinkFor(email)
+		expect(first.searchParams.get('redirectTo') ?? '/dashboard').toBe('/dashboard')
+
+		// From the claim, « Se connecter »: refused until confirmed, and the link mailed again carries the claim.
+		const form = { email, password: PASSWORD, redirectTo: reserved.claim }
+		const refused = await outcome(await signin.action(routeArgs(formPost('/auth/signin', form), '/auth/signin')))
+		expect(refused.status).toBe(403)
+		expect(refused.headers.getSetCookie().join()).not.toMatch(/session_token=/)
+		const again = await verifyLinkFor(email)
+		expect(again.searchParams.get('token')).not.toBe(first.searchParams.get('token'))
+		expect(again.searchParams.get('redirectTo')).toBe(reserved.claim)
+		const confirmed = await outcome(
+			await claim.action(routeArgs(formPost(again.pathname + again.search, { password: PASSWORD }), '/auth/claim')),
+		)
+		expect(confirmed.status).toBe(302)
+		expect(confirmed.headers.get('location')).toBe(reserved.claim)
 	})
 
 	it('never carries a redirect off the site through the confirmation mail', async () => {

@@ -83,7 +83,17 @@ export function retryAfterHeaders({ parentHeaders, actionHeaders }: { parentHead
 	return headers
 }
 
-export async function signInWithPassword(request: Request, email: string, password: string): Promise<AuthOutcome> {
+/**
+ * Signs in with a password. An address not confirmed yet is refused and Better Auth mails the link
+ * again; `redirectTo` (a same-site path, already checked) rides in that link as it does at sign-up,
+ * so a visitor sent to sign in from a claim comes back to it once confirmed.
+ */
+export async function signInWithPassword(
+	request: Request,
+	email: string,
+	password: string,
+	redirectTo: string | null = null,
+): Promise<AuthOutcome> {
 	const limited = await limit([
 		['signInByAddress', clientAddressOf(request)],
 		['signInByAccount', email],
@@ -91,7 +101,11 @@ export async function signInWithPassword(request: Request, email: string, passwo
 	if (limited) return limited
 	const { auth, limits } = await getPlatform()
 	const outcome = await call(() =>
-		auth.api.signInEmail({ body: { email, password, rememberMe: true }, headers: request.headers, asResponse: true }),
+		auth.api.signInEmail({
+			body: { email, password, rememberMe: true, ...(redirectTo ? { callbackURL: redirectTo } : {}) },
+			headers: request.headers,
+			asResponse: true,
+		}),
 	)
 	if (outcome.ok) await limits.reset('signInByAccount', email)
 	return outcome

@@ -63,14 +63,16 @@ export async function action({ request }: Route.ActionArgs) {
 		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
 	}
 	const { email, password, redirectTo } = submission.value
-	const outcome = await signInWithPassword(request, email, password)
+	const target = safeRedirect(redirectTo)
+	// The confirmation link sent again to an unconfirmed address brings its owner back here too.
+	const outcome = await signInWithPassword(request, email, password, redirectTo ? target : null)
 	if (!outcome.ok) {
 		return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
 			status: outcome.status,
 			headers: failureHeaders(outcome),
 		})
 	}
-	return redirect(safeRedirect(redirectTo), { headers: outcome.headers })
+	return redirect(target, { headers: outcome.headers })
 }
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
