@@ -1,6 +1,8 @@
+import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
+import { stringsPlugin } from './scripts/strings-plugin.ts'
 
 // `npm run dev` and the build read the same .env as the production server (never under Vitest or a harness).
 if (!process.env.VITEST && process.env.IGNORE_DOTENV !== '1') {
@@ -13,9 +15,14 @@ if (!process.env.VITEST && process.env.IGNORE_DOTENV !== '1') {
 
 export default defineConfig({
 	resolve: { tsconfigPaths: true },
-	// Vitest imports app modules one by one: the React Router plugin (route table, virtual build
-	// modules, typegen) has no place there.
-	plugins: [tailwindcss(), ...(process.env.VITEST ? [] : [reactRouter()])],
+	plugins: [
+		tailwindcss(),
+		// The browser's strings, one file per unit of translation.json.
+		stringsPlugin(path.resolve(import.meta.dirname, 'public/locales/fr-FR/translation.json')),
+		// Vitest imports app modules one by one: the React Router plugin (route table, virtual build
+		// modules, typegen) has no place there.
+		...(process.env.VITEST ? [] : [reactRouter()]),
+	],
 	build: { target: 'es2022' },
 	server: { port: Number(process.env.PORT ?? 3000) },
 	ssr: {

@@ -1,17 +1,17 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
-import { loadTranslations } from './i18n/browser.ts'
+import { browserStrings, pendingStrings, stringsRequested } from './i18n/browser.ts'
 import { FALLBACK_LANGUAGE } from './i18n/settings.ts'
 import { I18nProvider } from './i18n/react.tsx'
 
 async function hydrate() {
-	const language = FALLBACK_LANGUAGE
-	const resources = await loadTranslations()
+	// The routes of this page asked for their strings as their modules loaded (i18n/route-strings.ts).
+	await stringsRequested()
 	startTransition(() => {
 		hydrateRoot(
 			document,
-			<I18nProvider language={language} resources={resources}>
+			<I18nProvider language={FALLBACK_LANGUAGE} resources={browserStrings} pending={pendingStrings}>
 				<StrictMode>
 					<HydratedRouter />
 				</StrictMode>

@@ -1,4 +1,5 @@
-import { useTranslation } from '#app/i18n/react.tsx'
+import { RouteStrings, useTranslation } from '#app/i18n/react.tsx'
+import { routeStrings } from '#app/i18n/route-strings.ts'
 import {
 	data,
 	isRouteErrorResponse,
@@ -16,10 +17,11 @@ import { useNonce } from '#app/components/nonce.tsx'
 import { Stylesheet } from '#app/components/stylesheet.tsx'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
-import { Toast } from '#app/components/ui/toast.tsx'
+import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
 import { getSessionProfile, sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { SessionProvider, useSession } from '#app/session/session-provider.tsx'
 import { formGuardMiddleware } from '#app/platform/form-guard.server.ts'
 import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
@@ -36,6 +38,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 	sessionMiddleware,
 ]
 
+/** The strings every page needs in the browser; each route adds its own (i18n/route-strings.ts). */
+export const handle = routeStrings('common', 'errors')
+
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -44,7 +49,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	// The profile comes with the session read (no second query of the same row).
 	const profile = user ? await getSessionProfile(request) : null
 	const { flash, clear } = await readFlash(request)
-	return data({ band, user, profile, flash }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
+	return data({ band, user, profile, flash: flashMessage(flash) }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
+}
+
+/**
+ * A flash message, in words. Translated here, on the server, which has every string: the page it
+ * lands on need not load the strings of the screen that sent it.
+ */
+function flashMessage(flash: Flash | null): ToastMessage | null {
+	if (!flash) return null
+	const t = getT()
+	return {
+		id: flash.id,
+		type: flash.type,
+		title: t(`${flash.key}.title`, flash.values),
+		description: t(`${flash.key}.body`, { ...flash.values, defaultValue: '' }) || undefined,
+	}
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -61,8 +81,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				{/*
 				 * What the first paint needs, first: the stylesheet (inline on some public pages:
 				 * components/stylesheet.tsx), and the display face that sets the first thing seen (the
-				 * band's name). The strings for the browser (translation.json) are not preloaded: the
-				 * page is already rendered, they only wait for hydration.
+				 * band's name). The browser's strings are not preloaded: the page is already rendered,
+				 * they only wait for hydration (i18n/route-strings.ts).
 				 */}
 				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
@@ -88,7 +108,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
 	return (
 		<SessionProvider user={loaderData.user} profile={loaderData.profile}>
 			<SessionGate />
-			<FlashToast flash={loaderData.flash} />
+			{/* A flash message from the last redirect, shown once. */}
+			<Toast message={loaderData.flash} />
 		</SessionProvider>
 	)
 }
@@ -100,25 +121,12 @@ function SessionGate() {
 	if (session.status === 'UNKNOWN') return <Splash />
 	return (
 		<>
-			<Outlet />
+			<RouteStrings>
+				<Outlet />
+			</RouteStrings>
 			{navigation.state === 'loading' && !navigation.formMethod ? <Splash delayed overlay /> : null}
 		</>
 	)
-}
-
-/** A flash message from the last redirect, shown once as a toast. */
-function FlashToast(props: { flash: Flash | null }) {
-	const { t } = useTranslation()
-	const { flash } = props
-	const message = flash
-		? {
-				id: flash.id,
-				type: flash.type,
-				title: t(`${flash.key}.title`, flash.values),
-				description: t(`${flash.key}.body`, { ...flash.values, defaultValue: '' }) || undefined,
-			}
-		: null
-	return <Toast message={message} />
 }
 
 export function HydrateFallback() {

@@ -40,7 +40,7 @@ export function ErrorPage(props: { code: number; title: string; body: string; de
 				</div>
 				{props.code >= 500 && reference.id ? (
 					<p className="mt-8 text-sm text-muted" {...reference.attribute}>
-						{t('operations.errorReference')}{' '}
+						{t('errors.reference')}{' '}
 						<code className="rounded-control bg-surface px-1.5 py-0.5 font-mono text-fg select-all">{reference.id}</code>
 					</p>
 				) : null}

@@ -8,7 +8,7 @@ describe('textField', () => {
 		for (const bad of ['a\u0000b', 'a\u0007', '\u001b[31m', 'x\u007f', 'x\u0085', 'gpj\u202eexe', '\u2066a\u2069', 'a\nb', 'a\tb']) {
 			const result = textField().trim().max(80).safeParse(bad)
 			expect(result.success, JSON.stringify(bad)).toBe(false)
-			expect(result.error?.issues[0]?.message).toBe(getT()('forms.unsafeText'))
+			expect(result.error?.issues[0]?.message).toBe(getT()('errors.form.unsafeText'))
 			expect(unsafeTextMessage()).toContain('caractères invisibles')
 		}
 	})

@@ -12,7 +12,7 @@ const SINGLE_LINE_UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CON
 const MULTI_LINE_UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`, 'u')
 
 /** The refusal's message, looked up when a text is refused (app/i18n/schema-messages.ts). */
-export const unsafeTextMessage = lazyT('forms.unsafeText')
+export const unsafeTextMessage = lazyT('errors.form.unsafeText')
 
 /** Whether a text holds a character no field accepts (line breaks and tabs are fine in multi-line text). */
 export function hasUnsafeCharacters(text: string, options: { multiline?: boolean } = {}): boolean {

@@ -26,6 +26,7 @@ import { refusedFormSpecs } from './specs/refused-forms.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
+import { stringsSpecs } from './specs/strings.ts'
 
 before(setUp, { timeout: 120_000 })
 after(tearDown, { timeout: 30_000 })
@@ -47,6 +48,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	refusedFormSpecs()
 	errorSpecs()
 	sessionSpecs()
+	stringsSpecs()
 	apiSpecs()
 	headerSpecs()
 	// Public event pages, on a server of their own with seeded events (see specs/events.ts).

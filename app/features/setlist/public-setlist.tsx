@@ -41,7 +41,7 @@ export function PublicSetlistSection(props: { setlist: PublicSetlist | null }) {
 										<span className="block text-lg leading-tight font-semibold [overflow-wrap:anywhere]">{song.title}</span>
 										{song.originalArtist || song.notes ? (
 											<span className="mt-0.5 block text-sm text-muted">
-												{[song.originalArtist ? t('setlist.coverOf', { artist: song.originalArtist }) : null, song.notes || null]
+												{[song.originalArtist ? t('setlist.public.coverOf', { artist: song.originalArtist }) : null, song.notes || null]
 													.filter(Boolean)
 													.join(' · ')}
 											</span>

@@ -415,7 +415,7 @@ function SortableRow(props: {
 						<>
 							<p className="truncate font-semibold">{title}</p>
 							<p className="flex flex-wrap gap-x-2 text-xs text-muted">
-								{item.song?.originalArtist ? <span>{t('setlist.coverOf', { artist: item.song.originalArtist })}</span> : null}
+								{item.song?.originalArtist ? <span>{t('setlist.public.coverOf', { artist: item.song.originalArtist })}</span> : null}
 								{item.song?.durationSeconds ? <span className="tabular-nums">{formatDuration(item.song.durationSeconds)}</span> : null}
 								{item.song?.musicalKey ? <span>{item.song.musicalKey}</span> : null}
 								{item.song?.tempo ? <span className="tabular-nums">{t('setlist.bpm', { tempo: item.song.tempo })}</span> : null}
@@ -586,7 +586,7 @@ function AddPanel(props: { songs: BuilderSong[]; inList: Set<string>; onAdd: (it
 									</p>
 									<p className="truncate text-xs text-muted">
 										{[
-											song.originalArtist ? t('setlist.coverOf', { artist: song.originalArtist }) : null,
+											song.originalArtist ? t('setlist.public.coverOf', { artist: song.originalArtist }) : null,
 											song.durationSeconds ? formatDuration(song.durationSeconds) : null,
 											song.musicalKey,
 										]

@@ -43,7 +43,7 @@ export function SongTable({ rows, archived }: { rows: SongRow[]; archived: boole
 							</Link>
 							<span className="mt-0.5 block text-sm text-muted md:hidden">
 								{[
-									song.originalArtist ? t('setlist.coverOf', { artist: song.originalArtist }) : null,
+									song.originalArtist ? t('setlist.public.coverOf', { artist: song.originalArtist }) : null,
 									song.durationSeconds ? formatDuration(song.durationSeconds) : null,
 								]
 									.filter(Boolean)

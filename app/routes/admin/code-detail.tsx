@@ -15,6 +15,10 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('admin.codes')
 
 /** One code: its state, its campaign and batch, who redeemed it and when; revoke it. */
 

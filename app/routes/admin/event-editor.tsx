@@ -18,6 +18,10 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('admin.events', 'events.status', 'media', 'setlist')
 
 /*
  * The event editor, /dashboard/admin/events/:eventId (`new` for an event not stored yet). The form

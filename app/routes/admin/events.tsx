@@ -7,6 +7,10 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('admin.events', 'events.status')
 
 /*
  * The admin's list of events, /dashboard/admin/events (?tab=, ?q=, ?page=): the page is

@@ -3,6 +3,10 @@ import { Outlet } from 'react-router'
 import type { Route } from './+types/layout'
 import { NavTabs } from '#app/components/ui/tabs.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('admin.nav')
 
 /** The admin container. Its own check is not enough: every admin loader and action checks again. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -14,7 +18,7 @@ export default function AdminLayout() {
 	const { t } = useTranslation()
 	return (
 		<div>
-			<p className="eyebrow mb-1.5 text-accent-fg">{t('admin.label')}</p>
+			<p className="eyebrow mb-1.5 text-accent-fg">{t('admin.nav.title')}</p>
 			<NavTabs
 				label={t('admin.nav.label')}
 				className="mb-6"
@@ -22,9 +26,9 @@ export default function AdminLayout() {
 					{ to: '/dashboard/admin/stats', label: t('admin.nav.stats') },
 					{ to: '/dashboard/admin/messages', label: t('admin.nav.messages') },
 					{ to: '/dashboard/admin/events', label: t('admin.nav.events') },
-					{ to: '/dashboard/admin/setlist', label: t('setlist.nav.admin') },
+					{ to: '/dashboard/admin/setlist', label: t('admin.nav.setlist') },
 					{ to: '/dashboard/admin/codes', label: t('admin.nav.codes') },
-					{ to: '/dashboard/admin/newsletter', label: t('newsletter.admin.nav.tab') },
+					{ to: '/dashboard/admin/newsletter', label: t('admin.nav.newsletter') },
 				]}
 			/>
 			<Outlet />

@@ -23,6 +23,10 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('contact', 'auth.validation')
 
 /* One contact message: read it (opening marks it read), reply by e-mail (kept in the thread), mark handled, delete. */
 

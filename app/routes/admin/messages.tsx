@@ -17,6 +17,10 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { useLiveRevalidation } from '#app/features/stats/use-live.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('contact')
 
 /* The admin's inbox of contact messages: to handle first, with the unread count; newest first, pages of 50. */
 

@@ -2,6 +2,10 @@ import type { Route } from './+types/newsletter-subscribers'
 import { SubscribersPage } from '#app/features/newsletter/subscribers-page.tsx'
 import { subscribersAction, subscribersPageData } from '#app/features/newsletter/subscribers-page.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('newsletter', 'auth.validation')
 
 /*
  * The subscriber list, /dashboard/admin/newsletter/subscribers: search by address, filter by status,

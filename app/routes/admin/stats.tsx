@@ -17,6 +17,10 @@ import { useLiveRevalidation } from '#app/features/stats/use-live.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('stats')
 
 /*
  * The admin's first screen: how the site is doing over a period (7, 30, 90 days or custom dates).

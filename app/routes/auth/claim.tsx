@@ -18,6 +18,10 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('auth.claim', 'auth.signup', 'codes', 'newsletter.claim')
 
 /*
  * The one landing for every link the site e-mails, by `mode`: a GET only shows a page (mail

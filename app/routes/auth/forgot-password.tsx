@@ -15,6 +15,10 @@ import { emailField } from '#app/features/accounts/fields.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('auth.forgot')
 
 const ForgotSchema = z.object({ email: emailField })
 

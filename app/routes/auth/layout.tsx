@@ -2,6 +2,10 @@ import { Link, Outlet, useRouteLoaderData } from 'react-router'
 import { Logo } from '#app/components/logo.tsx'
 import { SkipLink } from '#app/components/skip-link.tsx'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('auth.fields', 'auth.validation')
 
 /** The account area's shell: the logo, then one card. Each child route guards itself. */
 export default function AuthLayout() {

@@ -17,6 +17,10 @@ import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('auth.signin')
 
 const SignInSchema = z.object({
 	email: emailField,

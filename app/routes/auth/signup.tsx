@@ -22,6 +22,10 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { requestSubscription } from '#app/features/newsletter/subscribers.server.tsx'
 import { lazyT } from '#app/i18n/schema-messages.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('auth.signup', 'newsletter.signupOptIn')
 
 const SignUpSchema = z.object({
 	name: nameField,

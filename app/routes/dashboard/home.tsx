@@ -12,6 +12,10 @@ import { buttonClasses } from '#app/components/ui/button.tsx'
 import { Link } from 'react-router'
 import { formatDay } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('codes.unlocked')
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }]

@@ -12,6 +12,10 @@ import { requireUser } from '#app/features/accounts/session.server.ts'
 import { memberAvatar } from '#app/features/media/media.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import dashboardStylesheet from '#app/styles/dashboard.css?url'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('dashboard')
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -29,7 +33,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	const { user, band, avatar } = loaderData
 	const links = [
 		{ to: '/dashboard', label: t('dashboard.nav.home'), icon: LayoutDashboard, end: true },
-		{ to: '/dashboard/settings', label: t('settings.nav'), icon: Settings, end: false },
+		{ to: '/dashboard/settings', label: t('dashboard.nav.settings'), icon: Settings, end: false },
 		...(user.role === 'admin' ? [{ to: '/dashboard/admin', label: t('dashboard.nav.admin'), icon: ShieldCheck, end: false }] : []),
 	]
 	return (

@@ -24,6 +24,10 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('settings', 'media', 'newsletter.setting', 'newsletter.status', 'newsletter.admin', 'auth.validation')
 
 /*
  * /dashboard/settings: the member's account, section by section (features/accounts/settings).

@@ -20,6 +20,10 @@ import { getEnv } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('contact', 'auth.validation')
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	if (!loaderData) return []

@@ -2,6 +2,10 @@ import type { Route } from './+types/event'
 import { EventPage } from '#app/features/events/event-page.tsx'
 import { eventPageCache, eventPageData, resolvedEventContext, resolveEvent } from '#app/features/events/page.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('events', 'setlist.public', 'setlist.sections')
 
 /*
  * An event's page: the poster (cover, title, date), where and when, tickets, the description, a

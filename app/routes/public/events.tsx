@@ -11,6 +11,10 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('events')
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	if (!loaderData) return []

@@ -13,6 +13,10 @@ import { NewsletterSignup } from '#app/features/newsletter/signup-form.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('home', 'events', 'newsletter.signup', 'auth.validation')
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	if (!data) return []

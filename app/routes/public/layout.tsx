@@ -3,6 +3,10 @@ import { SiteFooter } from '#app/components/site-footer.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { SkipLink } from '#app/components/skip-link.tsx'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('site')
 
 /** The public site's frame: header with the band's name, footer with contact and policies. */
 export default function PublicLayout() {

@@ -1,6 +1,10 @@
 import { NavLink, Outlet } from 'react-router'
 import { clsx } from 'clsx'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('policies')
 
 /** The policies: a page of their own, with a small navigation between the texts. */
 export default function Policies() {

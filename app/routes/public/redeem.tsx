@@ -10,6 +10,10 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('codes')
 
 /*
  * /redeem: a code printed on a record, a card or a ticket. Public and light: the page is the same

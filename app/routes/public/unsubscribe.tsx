@@ -14,6 +14,10 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
+import { routeStrings } from '#app/i18n/route-strings.ts'
+
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
+export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup', 'auth.validation')
 
 /*
  * /unsubscribe: from the link in every newsletter (?token=), a page on GET and the unsubscription on

@@ -1,0 +1,26 @@
+import { Badge } from '#app/components/ui/badge.tsx'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { EVENT_STATUS_TONES, type EventStatus } from './status.tsx'
+
+/*
+ * An event's status in the admin's lists and editor: every status has its word, « Programmé »
+ * included. Apart from the public badge (./status.tsx), so that public pages, which import that
+ * one, need none of the admin's strings.
+ */
+
+/** The statuses' words, written out per status so that every key stays visible to the i18n check. */
+export function useEventStatusLabels(): Record<EventStatus, string> {
+	const { t } = useTranslation()
+	return {
+		scheduled: t('admin.events.status.scheduled'),
+		sold_out: t('admin.events.status.sold_out'),
+		postponed: t('admin.events.status.postponed'),
+		cancelled: t('admin.events.status.cancelled'),
+	}
+}
+
+/** The admin's badge: every status, « Programmé » included. */
+export function EventStatusTag(props: { status: EventStatus }) {
+	const labels = useEventStatusLabels()
+	return <Badge tone={EVENT_STATUS_TONES[props.status] ?? 'neutral'}>{labels[props.status] ?? props.status}</Badge>
+}
