@@ -28,7 +28,7 @@ import { originCheckMiddleware } from '#app/platform/origin-check.server.ts'
 import { privateCacheMiddleware } from '#app/platform/private-cache.server.ts'
 import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/public.css?url'
-import displayFont from '@fontsource/anton/files/anton-latin-400-normal.woff2?url'
+import displayFont from '@font-subsets/anton-capitals.woff2?url'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	originCheckMiddleware,

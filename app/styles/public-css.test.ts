@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { ANTON_CAPITALS } from '../../scripts/font-subsets.ts'
 
 /*
  * public.css leaves out, with `@source not`, the files that only signed-in members and the admin
@@ -80,5 +81,18 @@ describe('public.css', () => {
 			.filter(([file]) => excluded.has(file))
 			.map(([, chain]) => chain.map((file) => path.relative(APP, file)).join(' → '))
 		expect(missing, 'public pages render files that public.css leaves out (@source not): their classes would be unstyled').toEqual([])
+	})
+})
+
+describe("the display face's capitals file", () => {
+	it('is declared for exactly the characters it holds (site.css unicode-range = ANTON_CAPITALS)', () => {
+		const css = fs.readFileSync(path.join(STYLES, 'site.css'), 'utf8')
+		const face = [...css.matchAll(/@font-face\s*{([^}]*)}/g)].map((m) => m[1]!).find((body) => body.includes('anton-capitals'))
+		const declared = new Set<number>()
+		for (const [, from, to] of face!.matchAll(/U\+([0-9A-F]+)(?:-([0-9A-F]+))?/gi)) {
+			for (let code = parseInt(from!, 16); code <= parseInt(to ?? from!, 16); code++) declared.add(code)
+		}
+		const held = new Set([...ANTON_CAPITALS].map((char) => char.codePointAt(0)!))
+		expect([...declared].sort((a, b) => a - b)).toEqual([...held].sort((a, b) => a - b))
 	})
 })
