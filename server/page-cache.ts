@@ -18,7 +18,6 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
-import { scriptsAfterFirstPaint } from './after-first-paint.ts'
 import { preferredEncoding, type Encoding } from './compression.ts'
 
 /** What the app hands the cache (the build's `pageCache` export, app/entry.server.tsx). */
@@ -171,9 +170,9 @@ export function createPageCache(options: {
 		// The render's nonce is worthless once the bytes are shared: take it out, allow scripts by hash.
 		const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
 		if (nonce) html = html.replaceAll(` nonce="${nonce}"`, '')
-		// The first paint needs no script: a first visit's bandwidth goes to the fonts and the
-		// images; the entry script imports the route's modules once the page is painted.
-		html = scriptsAfterFirstPaint(html.replace(MODULE_PRELOAD, ''))
+		// The first paint needs no script: a first visit's bandwidth goes to the stylesheet, the
+		// fonts and the images; the entry script still imports the route's modules right after.
+		html = html.replace(MODULE_PRELOAD, '')
 		const identity = Buffer.from(html, 'utf8')
 		const [gzipped, brotlied] = await Promise.all([
 			gzip(identity, { level: 9 }),
