@@ -2,6 +2,7 @@ import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin, type SSROptions } from 'vite'
+import { fontSubsets } from './scripts/font-subsets.ts'
 import { stringsPlugin } from './scripts/strings-plugin.ts'
 
 // `npm run dev` and the build read the same .env as the production server (never under Vitest or a harness).
@@ -16,6 +17,8 @@ if (!process.env.VITEST && process.env.IGNORE_DOTENV !== '1') {
 export default defineConfig({
 	resolve: { tsconfigPaths: true },
 	plugins: [
+		// The faces cut down to what the site sets, written before the stylesheets are read.
+		fontSubsets(),
 		tailwindcss(),
 		// The browser's strings, one file per unit of translation.json.
 		stringsPlugin(path.resolve(import.meta.dirname, 'public/locales/fr-FR/translation.json')),

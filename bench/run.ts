@@ -16,10 +16,8 @@ import path from 'node:path'
 import lighthouse from 'lighthouse'
 import { chromium } from 'playwright-core'
 import { heaviestOurs, isPrivateSource, readChunks, runtimePackages, type Chunk } from './js-weight.ts'
-import { freePort, start, startPiped, stop, waitForHttp } from './processes.ts'
+import { freePort, start, stop, waitForHttp } from './processes.ts'
 import {
-	CHROMIUM,
-	CHROMIUM_FLAGS,
 	ROOT,
 	TMP,
 	buildSite,
@@ -31,6 +29,7 @@ import {
 	nodeBin,
 	num,
 	siteEnv as benchSiteEnv,
+	startChromium,
 	startStatic,
 	sum,
 	tempDir,
@@ -98,28 +97,6 @@ async function startReactRouterServe() {
 	await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000)
 	report.startupMs['react-router-serve'] = Date.now() - t0
 	return { child, origin: `http://127.0.0.1:${port}` }
-}
-
-async function startChromium() {
-	const profile = tempDir('band-bench-chromium-')
-	const child = startPiped(CHROMIUM, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'])
-	const port = await new Promise<number>((resolve, reject) => {
-		let seen = ''
-		const timer = setTimeout(() => reject(new Error(`Chromium gave no DevTools address in 30 s:\n${seen.slice(-2000)}`)), 30_000)
-		child.stderr!.setEncoding('utf8')
-		child.stderr!.on('data', (text: string) => {
-			seen += text
-			const match = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(seen)
-			if (match) {
-				clearTimeout(timer)
-				resolve(Number(match[1]))
-			}
-		})
-		child.once('exit', (code) => reject(new Error(`Chromium exited (code ${code}) at start:\n${seen.slice(-2000)}`)))
-	})
-	child.stderr!.resume() // keep draining
-	const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser?: string }
-	return { child, port, version: version.Browser ?? 'unknown' }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ const inputs = [
 	'package.json',
 	'package-lock.json',
 	'scripts/compress-assets.mjs',
+	'scripts/font-subsets.ts',
 ]
 
 function files(entry) {

@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { freePort, start, stopAll, waitForHttp } from '../processes.ts'
+import { freePort, start, startPiped, stopAll, waitForHttp } from '../processes.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..')
 /** Server logs and saved pages (git-ignored). */
@@ -186,6 +186,29 @@ export async function startStatic(file: string): Promise<RunningSite> {
 	const origin = `http://127.0.0.1:${port}`
 	await waitForHttp(`${origin}/`, child)
 	return { origin, child, pid: child.pid, startMs: performance.now() - spawnedAt }
+}
+
+/** Debian's Chromium, headless, with a DevTools port on 127.0.0.1 (for Lighthouse and Playwright). */
+export async function startChromium() {
+	const profile = tempDir('band-bench-chromium-')
+	const child = startPiped(CHROMIUM, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'])
+	const port = await new Promise<number>((resolve, reject) => {
+		let seen = ''
+		const timer = setTimeout(() => reject(new Error(`Chromium gave no DevTools address in 30 s:\n${seen.slice(-2000)}`)), 30_000)
+		child.stderr!.setEncoding('utf8')
+		child.stderr!.on('data', (text: string) => {
+			seen += text
+			const match = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(seen)
+			if (match) {
+				clearTimeout(timer)
+				resolve(Number(match[1]))
+			}
+		})
+		child.once('exit', (code) => reject(new Error(`Chromium exited (code ${code}) at start:\n${seen.slice(-2000)}`)))
+	})
+	child.stderr!.resume() // keep draining
+	const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser?: string }
+	return { child, port, version: version.Browser ?? 'unknown' }
 }
 
 /** A fresh database on the PostgreSQL server of `adminUrl`, dropped at clean-up; its URL. */
