@@ -17,8 +17,9 @@ import { STATS_TOPIC } from '#app/features/stats/topics.ts'
  * Sending a campaign, in the background. A pg-boss job runs a slice of the send: it takes the
  * campaign's lease, writes one delivery row per active subscriber (once, unique per pair), then sends
  * the queued rows in batches through pooled SMTP connections at the configured pace. Each delivery is
- * recorded as sent just before the relay commits it (platform/mail/bulk-smtp.server.ts), so a send
- * killed at any moment and resumed mails every subscriber exactly once.
+ * recorded as sent just before the relay commits it (platform/mail/bulk-smtp.server.ts), those
+ * waiting together in one statement, so a send killed at any moment and resumed mails nobody twice
+ * (docs/decisions/newsletter-sent-records.md says what a crash can still do).
  */
 
 export const NEWSLETTER_SEND_QUEUE = 'newsletter.send'
