@@ -224,7 +224,7 @@ const lines = [
 	'Written by `node_modules/.bin/node bench/newsletter.ts` (see the comment at its top).',
 	'',
 	`- Date: ${started.toISOString()}; machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}`,
-	`- One campaign to ${number(SUBSCRIBERS)} active subscribers; the newsletter's own sender (one delivery row per subscriber, the React Email template rendered once and personalised per recipient, MIME per recipient, ${CONNECTIONS} pooled SMTP connections, each message recorded as sent just before the relay commits it); pace unlimited (\`SMTP_RATE_PER_SECOND=100000\`).`,
+	`- One campaign to ${number(SUBSCRIBERS)} active subscribers; the newsletter's own sender (one delivery row per subscriber, the React Email template rendered once and personalised per recipient, MIME per recipient, ${CONNECTIONS} pooled SMTP connections, each message recorded as sent just before the relay commits it, those waiting together in one statement); pace unlimited (\`SMTP_RATE_PER_SECOND=100000\`).`,
 	'- Relay: an smtp-server sink in the bench process (accepts and counts; no parsing). Sender, database and sink share the machine.',
 	'- Memory: resident set of the sender process (which opens the whole platform: database, job queue, live updates), from /proc every 50 ms; idle = median over 2 s before the send, peak = highest during it.',
 	'- CPU per message: user + system CPU time of the sender process during the send ÷ messages (PGlite runs inside it; PostgreSQL is another process, not counted). 1,000 ÷ that figure is what one core gives when the machine is not shared; messages/s depends on what else the machine does at the time. Relay CPU: this process (the sink, mostly) over the same span, on the same 2 cores.',

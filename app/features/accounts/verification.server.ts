@@ -6,13 +6,16 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf } from '#app/platform/rate-limit.server.ts'
 import { limit, type AuthOutcome } from './auth-actions.server.ts'
 import { getSessionUser } from './session.server.ts'
+import { followAddressChange } from '#app/features/newsletter/subscribers.server.tsx'
 
 /*
  * Confirming an address: whoever opens the mailed link proves they read that mailbox; the account
  * is theirs only if they also prove it is theirs (its password, or, for an account without one,
  * its own session in this browser). Every session opened before is then ended (Better Auth's
  * afterEmailVerification, app/platform/auth.server.ts) and the verifier's is the first one.
- * See docs/decisions/0001-account-pre-hijacking.md.
+ * See docs/decisions/0001-account-pre-hijacking.md. A changed address takes the member's newsletter
+ * subscription with it (docs/decisions/newsletter-follows-address.md): this confirmation is the only
+ * way an account's address changes.
  */
 
 export interface VerifyLink {
@@ -81,6 +84,7 @@ export async function confirmAddress(request: Request, token: string, password: 
 		return { ok: false, status: 503, message: t('auth.errors.unavailable') }
 	}
 	if (!verified.ok) return null
+	if (link.email !== link.currentEmail) await followNewsletter(link)
 	if (!link.hasPassword || !password) return { ok: true, headers: new Headers() }
 	// The verifier's own session, the first and only one of this account now.
 	const signedIn = await auth.api
@@ -89,4 +93,18 @@ export async function confirmAddress(request: Request, token: string, password: 
 	const headers = new Headers()
 	for (const cookie of signedIn?.ok ? signedIn.headers.getSetCookie() : []) headers.append('Set-Cookie', cookie)
 	return { ok: true, headers }
+}
+
+/**
+ * A changed address, once Better Auth has written it: the member's newsletter subscription follows
+ * (features/newsletter). A failure there leaves the address changed and is logged, never shown.
+ */
+async function followNewsletter(link: VerifyLink) {
+	const { database, logger } = await getPlatform()
+	try {
+		const [owner] = await database.db.select({ email: user.email }).from(user).where(eq(user.id, link.userId))
+		if (owner?.email === link.email) await followAddressChange(database.db, link.currentEmail, link.email)
+	} catch (error) {
+		logger.error({ err: error, userId: link.userId }, 'address changed, but the newsletter subscription did not follow it')
+	}
 }

@@ -14,15 +14,18 @@ describe('a campaign message encoded once and personalised per recipient', () =>
 			// Long lines, accents, « = » and spaces at the end of lines: what quoted-printable has to get right.
 			body: `## Nous revenons\n\nÉté en studio, **trois dates** : ${'é = à '.repeat(40)}\n\n- Lyon \n- Nantes\t\n\nÀ très vite !`,
 		})
-		const message = prepareCampaignMessage(env, { from: 'Le Groupe <lettre@groupe.example>', subject: 'Tournée d’automne', rendered })
+		const subject = `Tournée d’automne : ${'Lyon, Nantes, Lille et ailleurs '.repeat(4)}`
+		const message = prepareCampaignMessage(env, { from: 'Le Groupe à l’œuvre <lettre@groupe.example>', subject, rendered })
 		for (const token of ['abc_DEF-123', 'x'.repeat(90)]) {
 			const raw = message.build({ to: 'lea@exemple.fr', token, messageKey: 'c1.7' })
 			for (const line of raw.toString('latin1').split('\r\n')) expect(line.length).toBeLessThanOrEqual(998)
+			// Only CRLF line ends: what the relay's connection receives needs no rewriting.
+			expect(raw.toString('latin1')).not.toMatch(/[^\r]\n|\r[^\n]/)
 			const parsed = await simpleParser(raw)
 			const expected = personalise(rendered, unsubscribeUrl(env, token))
 			expect(parsed.html).toBe(expected.html)
 			expect(parsed.text?.trim()).toBe(expected.text.trim())
-			expect(parsed.subject).toBe('Tournée d’automne')
+			expect(parsed.subject).toBe(subject)
 			expect(raw.toString()).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n')
 			expect(raw.toString()).toContain(
 				`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>, <mailto:desinscription@groupe.example?subject=unsubscribe>\r\n`,

@@ -15,6 +15,7 @@ import { oneClickUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCamp
 export interface CampaignMessage {
 	/** The address the relay is told the message comes from (MAIL FROM). */
 	envelopeFrom: string
+	/** The recipient's copy, every line ending in CRLF (as SMTP carries it). */
 	build(recipient: { to: string; token: string; messageKey: string }): Buffer
 }
 
@@ -78,7 +79,9 @@ const SOFT_BREAK = Buffer.from('=\r\n')
  * between without encoding or wrapping the rest again. Decoded, it is exactly the body with the link.
  */
 function encodedAround(body: string): (link: Buffer) => Buffer[] {
-	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(qpWrap(qpEncode(piece), 76)))
+	// Line ends as SMTP carries them (CRLF) from the start, so that each copy can go to the relay as it
+	// is (platform/mail/bulk-smtp.server.ts) instead of being rewritten byte by byte.
+	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(qpWrap(qpEncode(piece), 76).replace(/\r?\n/g, '\r\n')))
 	return (link) => {
 		const out: Buffer[] = []
 		pieces.forEach((piece, i) => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm'
 import { claimUrl, mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Db } from '#app/platform/db/client.server.ts'
 import {
@@ -216,6 +216,95 @@ export async function setMemberNewsletter(
 		.values({ id: randomUUID(), email, source: 'settings', unsubscribeToken: newToken(), ...active })
 		.onConflictDoUpdate({ target: newsletterSubscriber.email, set: active })
 	return 'active'
+}
+
+/**
+ * What one subscription becomes of two rows of one person (a member whose new address had a record
+ * of its own): the latest act of will wins. A consent (an active row, or a bounced one: the address
+ * that bounced is not theirs any more, and the new one has just received the verification mail) more
+ * recent than any unsubscription makes it active, with that consent's date, policy version, source
+ * and note; an unsubscription more recent than any consent keeps it unsubscribed; without either
+ * (addresses never confirmed) it stays pending. So no consent is lost and no unsubscription undone.
+ */
+function mergeSubscriptions(survivor: Subscriber, other: Subscriber) {
+	const rows = [survivor, other]
+	const consent = rows
+		.filter((row) => (row.status === 'active' || row.status === 'bounced') && row.consentAt)
+		.sort((a, b) => b.consentAt!.getTime() - a.consentAt!.getTime())[0]
+	const withdrawal = rows
+		.filter((row) => row.status === 'unsubscribed')
+		.sort((a, b) => (b.unsubscribedAt?.getTime() ?? 0) - (a.unsubscribedAt?.getTime() ?? 0))[0]
+	const confirmRequest = [survivor, other].find((row) => row.confirmTokenHash)
+	const request = { confirmTokenHash: confirmRequest?.confirmTokenHash ?? null, confirmExpiresAt: confirmRequest?.confirmExpiresAt ?? null }
+	const consentOf = (row: Subscriber) => ({
+		source: row.source,
+		consentAt: row.consentAt,
+		policyVersion: row.policyVersion,
+		consentNote: row.consentNote,
+	})
+	if (consent && (!withdrawal || consent.consentAt!.getTime() > (withdrawal.unsubscribedAt?.getTime() ?? 0))) {
+		return {
+			status: 'active' as const,
+			...consentOf(consent),
+			unsubscribedAt: null,
+			bouncedAt: null,
+			confirmTokenHash: null,
+			confirmExpiresAt: null,
+		}
+	}
+	if (withdrawal)
+		return {
+			status: 'unsubscribed' as const,
+			...consentOf(withdrawal),
+			unsubscribedAt: withdrawal.unsubscribedAt,
+			bouncedAt: null,
+			...request,
+		}
+	return { status: 'pending' as const, ...consentOf(survivor), unsubscribedAt: null, bouncedAt: null, ...request }
+}
+
+/**
+ * A member's address changed (Better Auth wrote it, once the new one was verified): their
+ * subscription follows, as the settings toggle shows the record of the account's address. Without a
+ * record at the new address, the member's moves there whole (status, consent date, policy version,
+ * source, unsubscribe token); a bounced one becomes active again if it had a consent (the bounce was
+ * the old mailbox's). With one, the two become one (mergeSubscriptions) on the new address's row,
+ * whose unsubscribe links are those of the mails in the mailbox the member now reads. The member's
+ * deliveries follow the address too: their data export and their account's erasure find them by it,
+ * and the rest of a send under way goes to the new address (once: a campaign's delivery of the row
+ * that goes is dropped when the other row has one).
+ */
+export async function followAddressChange(db: Db, from: string, to: string): Promise<void> {
+	const before = normaliseEmail(from)
+	const after = normaliseEmail(to)
+	if (before === after) return
+	await db.transaction(async (tx) => {
+		const rows = await tx
+			.select()
+			.from(newsletterSubscriber)
+			.where(inArray(newsletterSubscriber.email, [before, after]))
+			.for('update')
+		const moving = rows.find((row) => row.email === before)
+		const staying = rows.find((row) => row.email === after)
+		await tx.update(newsletterDelivery).set({ email: after }).where(eq(newsletterDelivery.email, before))
+		if (!moving) return
+		if (!staying) {
+			const revived = moving.status === 'bounced' && moving.consentAt ? { status: 'active' as const, bouncedAt: null } : {}
+			await tx
+				.update(newsletterSubscriber)
+				.set({ email: after, ...revived })
+				.where(eq(newsletterSubscriber.id, moving.id))
+			return
+		}
+		const merged = mergeSubscriptions(staying, moving)
+		await tx.execute(sql`
+			update ${newsletterDelivery} set subscriber_id = ${staying.id}
+			where subscriber_id = ${moving.id} and not exists (
+				select 1 from ${newsletterDelivery} other
+				where other.campaign_id = ${newsletterDelivery.campaignId} and other.subscriber_id = ${staying.id})`)
+		await tx.delete(newsletterSubscriber).where(eq(newsletterSubscriber.id, moving.id))
+		await tx.update(newsletterSubscriber).set(merged).where(eq(newsletterSubscriber.id, staying.id))
+	})
 }
 
 /** Addresses that never confirmed, past PENDING_PURGE_DAYS: deleted (the daily housekeeping). */

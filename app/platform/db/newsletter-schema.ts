@@ -103,6 +103,9 @@ export const newsletterDelivery = pgTable(
 		uniqueIndex('newsletter_delivery_campaign_subscriber_idx').on(t.campaignId, t.subscriberId),
 		index('newsletter_delivery_campaign_status_idx').on(t.campaignId, t.status, t.id),
 		index('newsletter_delivery_sent_at_idx').on(t.sentAt),
+		// A member's deliveries by address: their data export, their account's erasure, and a change of
+		// their address (features/newsletter), each of which would otherwise read every delivery ever made.
+		index('newsletter_delivery_email_idx').on(t.email),
 	],
 )
 

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { Readable, type Transform, type TransformCallback } from 'node:stream'
 import { parseConnectionUrl } from 'nodemailer/lib/shared'
 import SMTPConnection from 'nodemailer/lib/smtp-connection'
 
@@ -16,6 +16,8 @@ export interface BulkMessage {
 	to: string
 	/** The whole message (headers and body), as the relay will store it; built once a connection is free. */
 	raw: () => Buffer
+	/** Its line ends are all CRLF already (the caller's promise): see SendingConnection. */
+	crlf?: boolean
 	/** Called once the relay has the content and waits for the end: true commits, false abandons. */
 	gate(): Promise<boolean>
 	/** Asked once a connection is free: true drops the message unsent (its sender stopped meanwhile). */
@@ -32,6 +34,48 @@ export interface BulkSmtp {
 	close(): void
 }
 
+/** A stream's bytes, passed on unchanged and counted as nodemailer's send stream counts them. */
+function passOn(
+	this: Transform & { inByteCount: number; outByteCount: number; lastByte: number | false },
+	chunk: Buffer,
+	_encoding: BufferEncoding,
+	done: TransformCallback,
+) {
+	this.inByteCount += chunk.length
+	this.outByteCount += chunk.length
+	this.lastByte = chunk[chunk.length - 1] ?? this.lastByte
+	this.push(chunk)
+	done()
+}
+
+const LF_DOT = Buffer.from('\n.')
+type SendStreamFactory = (this: SMTPConnection, callback: unknown) => Transform
+const createSendStream = (SMTPConnection.prototype as unknown as { _createSendStream?: SendStreamFactory })._createSendStream
+
+/**
+ * nodemailer's connection rewrites every message byte by byte on its way to the socket (line ends
+ * made CRLF, a line's leading dot doubled), in JavaScript: a tenth of a millisecond for a 14 kB
+ * newsletter, a sixth of what the sender spent on each before this. A message with nothing to rewrite (CRLF line
+ * ends, as its builder promises, and no line starting with a dot, which one native search of its
+ * bytes tells) skips that pass: its bytes go on as they are, and the stream still ends them with the
+ * final « . ». Anything else, or a nodemailer without this (private) stream factory, goes the usual
+ * way, which gives the same bytes on the wire.
+ */
+class SendingConnection extends SMTPConnection {
+	/** The message about to be sent has nothing to rewrite. */
+	asIs = false
+
+	static canSendAsIs(message: BulkMessage, raw: Buffer): boolean {
+		return Boolean(message.crlf && createSendStream && raw[0] !== 0x2e && raw.indexOf(LF_DOT) === -1)
+	}
+
+	_createSendStream(callback: unknown): Transform {
+		const stream = createSendStream!.call(this, callback)
+		if (this.asIs) stream._transform = passOn as Transform['_transform']
+		return stream
+	}
+}
+
 /** After this many messages a connection is closed and a fresh one opened (relays limit them). */
 const MESSAGES_PER_CONNECTION = 100
 
@@ -45,7 +89,7 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 	const interval = 1000 / options.ratePerSecond
 
 	interface Lane {
-		connection: SMTPConnection | null
+		connection: SendingConnection | null
 		sent: number
 	}
 	for (let i = 0; i < Math.max(1, options.connections); i++) idle.push({ connection: null, sent: 0 })
@@ -80,8 +124,8 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 		}
 	}
 	const open = (lane: Lane) =>
-		new Promise<SMTPConnection>((resolve, reject) => {
-			const connection = new SMTPConnection(connectionOptions)
+		new Promise<SendingConnection>((resolve, reject) => {
+			const connection = new SendingConnection(connectionOptions)
 			// A dropped connection reports here too; the send in progress gets its own error.
 			connection.on('error', () => {})
 			connection.on('end', () => {
@@ -115,13 +159,15 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 				if (lane.sent >= MESSAGES_PER_CONNECTION) drop(lane)
 				const connection = lane.connection ?? (await open(lane))
 				lane.sent++
+				const raw = message.raw()
+				connection.asIs = SendingConnection.canSendAsIs(message, raw)
 				await new Promise<void>((resolve, reject) => {
 					let stage = 0
 					const stream = new Readable({
 						read() {
 							if (stage === 0) {
 								stage = 1
-								this.push(message.raw())
+								this.push(raw)
 							} else if (stage === 1) {
 								stage = 2
 								message.gate().then(

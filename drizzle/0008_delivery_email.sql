@@ -1,0 +1,1 @@
+CREATE INDEX "newsletter_delivery_email_idx" ON "newsletter_delivery" USING btree ("email");
