@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import translation from '../../public/locales/fr-FR/translation.json'
 import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * The anonymous page cache through the real HTTP server (server/index.ts on a production build):
@@ -13,7 +13,6 @@ import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-s
  * empties the cache at once, on every instance (two instances on one PostgreSQL).
  */
 const kind = databaseKind()
-const BUILD_DIR = 'build-page-cache'
 const CACHE = 'x-page-cache'
 const PASSWORD = 'un long mot de passe du groupe 2026'
 
@@ -83,11 +82,15 @@ function eventForm(intent: string): Record<string, string> {
 
 async function start(): Promise<SiteServer> {
 	// At info level the server logs the mails it cannot send (no SMTP here): the confirmation link is read there.
-	return startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env: { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'info' } })
+	return startSiteServer({
+		buildDir: TEST_BUILD_DIR,
+		dataDir: database.dataDir,
+		env: { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'info' },
+	})
 }
 
 beforeAll(async () => {
-	await ensureBuild(BUILD_DIR)
+	await ensureBuild()
 	database = await createTestDatabase()
 	a = await start()
 	b = kind === 'postgres' ? await start() : a
@@ -116,7 +119,9 @@ afterAll(async () => {
 
 describe(`the anonymous page cache on ${kind}`, () => {
 	it('lists only routes that exist in the build', async () => {
-		const build = (await import(/* @vite-ignore */ `${process.cwd()}/${BUILD_DIR}/server/index.js`)) as { routes: Record<string, unknown> }
+		const build = (await import(/* @vite-ignore */ `${process.cwd()}/${TEST_BUILD_DIR}/server/index.js`)) as {
+			routes: Record<string, unknown>
+		}
 		for (const id of CACHEABLE_ROUTE_IDS) expect(Object.keys(build.routes)).toContain(id)
 	})
 
