@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RULES } from '#app/platform/rate-limit.server.ts'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
@@ -19,7 +19,7 @@ let direct: Site
 let proxied: Site
 
 async function start(env: Record<string, string>): Promise<Site> {
-	const database = await createTestDatabase()
+	const database = await createMigratedTestDatabase()
 	try {
 		const server = await startSiteServer({
 			buildDir: TEST_BUILD_DIR,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { code, codeRedemption } from '#app/platform/db/schema.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { campaignWithCodes } from '../support/codes.ts'
 import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
@@ -22,7 +22,7 @@ let servers: SiteServer[] = []
 describe.skipIf(kind !== 'postgres')('codes redeemed through two server instances on PostgreSQL', () => {
 	beforeAll(async () => {
 		await ensureBuild()
-		database = await createTestDatabase()
+		database = await createMigratedTestDatabase()
 		const env = { DATABASE_URL: database.databaseUrl, TRUST_PROXY: '127.0.0.1' }
 		// The first one migrates; the second starts on a database that is ready.
 		servers.push(await startSiteServer({ buildDir: TEST_BUILD_DIR, dataDir: database.dataDir, env }))

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listBackups } from '#app/platform/ops/scheduled-backups.server.ts'
-import { createTestDatabase, databaseKind, makeTempDir, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, makeTempDir, type TestDatabase } from '../support/database.ts'
 import { siteDataCli } from '../support/site-data-cli.ts'
 import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
@@ -21,7 +21,7 @@ let server: SiteServer
 describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site', () => {
 	beforeAll(async () => {
 		await ensureBuild()
-		database = await createTestDatabase()
+		database = await createMigratedTestDatabase()
 		temp = makeTempDir()
 		server = await startSiteServer({
 			buildDir: TEST_BUILD_DIR,

@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { postChunked } from '../support/chunked.ts'
 import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
@@ -33,7 +33,7 @@ function raw(origin: string, request: string): Promise<string> {
 describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on ${kind}`, () => {
 	beforeAll(async () => {
 		await ensureBuild()
-		database = await createTestDatabase()
+		database = await createMigratedTestDatabase()
 		server = await startSiteServer({
 			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,

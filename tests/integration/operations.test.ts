@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
@@ -29,7 +29,7 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 describe.runIf(databaseKind() === 'postgres')('operations', () => {
 	beforeAll(async () => {
 		await ensureBuild()
-		database = await createTestDatabase()
+		database = await createMigratedTestDatabase()
 		server = await startSiteServer({
 			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,

@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import translation from '../../public/locales/fr-FR/translation.json'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
@@ -91,7 +91,7 @@ async function start(): Promise<SiteServer> {
 
 beforeAll(async () => {
 	await ensureBuild()
-	database = await createTestDatabase()
+	database = await createMigratedTestDatabase()
 	a = await start()
 	b = kind === 'postgres' ? await start() : a
 	// The first admin, through the set-up link the last started instance wrote to its log.

@@ -1,5 +1,5 @@
 import { closePlatform, getPlatform, type Platform } from '#app/platform/platform.server.ts'
-import { createTestDatabase, type TestDatabase } from './database.ts'
+import { createMigratedTestDatabase, type TestDatabase } from './database.ts'
 import { SITE_URL } from './requests.ts'
 
 export interface TestPlatform {
@@ -21,7 +21,7 @@ export async function startTestPlatform(
 		env?: Record<string, string>
 	} = {},
 ): Promise<TestPlatform> {
-	const database = await createTestDatabase()
+	const database = await createMigratedTestDatabase()
 	const env: Record<string, string | undefined> = {
 		NODE_ENV: 'test',
 		LOG_LEVEL: 'silent',
