@@ -25,7 +25,8 @@ const PASSWORD = 'cheval agrafe pile correcte'
 
 let env: TestPlatform
 beforeAll(async () => {
-	env = await startTestPlatform({ adminEmails: [ADMIN_EMAIL] })
+	// The real sign-up floor (tests/support/platform.ts lowers it elsewhere): this file proves it.
+	env = await startTestPlatform({ adminEmails: [ADMIN_EMAIL], env: { TEST_SIGN_UP_FLOOR_MS: undefined } })
 })
 afterAll(async () => {
 	await env?.stop()

@@ -17,8 +17,8 @@ export interface TestPlatform {
 export async function startTestPlatform(
 	options: {
 		adminEmails?: string[]
-		/** More environment for this platform, e.g. `SMTP_URL` of a test SMTP server (tests/support/smtp.ts). */
-		env?: Record<string, string>
+		/** More environment for this platform, e.g. `SMTP_URL` of a test SMTP server (tests/support/smtp.ts); undefined unsets. */
+		env?: Record<string, string | undefined>
 	} = {},
 ): Promise<TestPlatform> {
 	const database = await createMigratedTestDatabase()
@@ -31,6 +31,10 @@ export async function startTestPlatform(
 		ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
 		// Generated and kept in the database, as on a fresh install.
 		AUTH_SECRET: undefined,
+		// A sign-up answers no sooner than 800 ms, so that time never tells a known address from a new
+		// one: accounts.test.ts proves it with that floor; elsewhere it only made every member ~1 s to
+		// create (hundreds per run). `env: { TEST_SIGN_UP_FLOOR_MS: undefined }` keeps the real one.
+		TEST_SIGN_UP_FLOOR_MS: '0',
 		...options.env,
 	}
 	// Optional services configured in the shell (SMTP, S3, federated sign-in) stay out of the tests.
