@@ -9,6 +9,7 @@ import * as schema from './db/schema.ts'
 import type { Env } from './env.server.ts'
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-limits.ts'
 import { redactUrl } from './redact-url.ts'
+import { scryptPasswords } from './test-password-hash.server.ts'
 import type { Logger } from 'pino'
 import { getT } from './i18n.server.ts'
 import { forgetMember } from './session-cache.server.ts'
@@ -159,6 +160,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			requireEmailVerification: true,
 			minPasswordLength: PASSWORD_MIN,
 			maxPasswordLength: PASSWORD_MAX,
+			// Better Auth's scrypt as it comes; only a test platform may lower its cost (NODE_ENV=test).
+			...(env.TEST_PASSWORD_HASH_COST ? { password: scryptPasswords(env.TEST_PASSWORD_HASH_COST) } : {}),
 			revokeSessionsOnPasswordReset: true,
 			resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
 			sendResetPassword: async ({ user, token }) => {

@@ -34,6 +34,13 @@ describe('parseEnv', () => {
 		expect(parseEnv({ ADMIN_EMAILS: ' Ada@Exemple.fr , bob@exemple.fr,, ' }).ADMIN_EMAILS).toEqual(['ada@exemple.fr', 'bob@exemple.fr'])
 	})
 
+	it('keeps TEST_SIGN_UP_FLOOR_MS under NODE_ENV=test only: no server can be told to answer sign-ups faster', () => {
+		expect(parseEnv({ NODE_ENV: 'test', TEST_SIGN_UP_FLOOR_MS: '0' }).TEST_SIGN_UP_FLOOR_MS).toBe(0)
+		expect(parseEnv({ NODE_ENV: 'production', TEST_SIGN_UP_FLOOR_MS: '0' }).TEST_SIGN_UP_FLOOR_MS).toBeUndefined()
+		expect(parseEnv({ TEST_SIGN_UP_FLOOR_MS: '0' }).TEST_SIGN_UP_FLOOR_MS).toBeUndefined()
+		expect(parseEnv({ NODE_ENV: 'test' }).TEST_SIGN_UP_FLOOR_MS).toBeUndefined()
+	})
+
 	it.each(['red', '#fff', '#12345g', 'ff5a36', '#ff5a3600'])('rejects ACCENT_COLOR=%j, naming it', (colour) => {
 		expect(() => parseEnv({ ACCENT_COLOR: colour })).toThrow(/ACCENT_COLOR/)
 	})

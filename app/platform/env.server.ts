@@ -57,6 +57,22 @@ const schema = z.object({
 	BACKUP_DIR: z.string().trim().optional(),
 	/** The bearer token that opens /metrics (Prometheus); unset: /metrics answers 404. */
 	METRICS_TOKEN: z.string().trim().min(24, 'METRICS_TOKEN doit faire au moins 24 caractères').optional(),
+	/**
+	 * Tests only (kept when NODE_ENV=test, dropped otherwise): the least time a sign-up answer takes,
+	 * in ms, instead of SIGN_UP_RESPONSE_FLOOR_MS. The tests that only need members set it to 0.
+	 */
+	TEST_SIGN_UP_FLOOR_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+	/**
+	 * Tests only (kept when NODE_ENV=test, dropped otherwise): the scrypt cost N of password hashes,
+	 * a power of two, instead of Better Auth's 16,384 (app/platform/test-password-hash.server.ts).
+	 */
+	TEST_PASSWORD_HASH_COST: z.coerce
+		.number()
+		.int()
+		.min(2)
+		.max(1 << 20)
+		.refine((n) => (n & (n - 1)) === 0, 'TEST_PASSWORD_HASH_COST doit être une puissance de deux')
+		.optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** Unset: readable lines in a terminal, one JSON object per line otherwise (a service manager, a container, a file). */
 	LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
@@ -103,6 +119,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 	const env = result.data
 	return {
 		...env,
+		TEST_SIGN_UP_FLOOR_MS: env.NODE_ENV === 'test' ? env.TEST_SIGN_UP_FLOOR_MS : undefined,
+		TEST_PASSWORD_HASH_COST: env.NODE_ENV === 'test' ? env.TEST_PASSWORD_HASH_COST : undefined,
 		DATA_DIR: path.resolve(env.DATA_DIR),
 		SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
 	}

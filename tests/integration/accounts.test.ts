@@ -25,7 +25,12 @@ const PASSWORD = 'cheval agrafe pile correcte'
 
 let env: TestPlatform
 beforeAll(async () => {
-	env = await startTestPlatform({ adminEmails: [ADMIN_EMAIL] })
+	// The real sign-up floor and password hashing (tests/support/platform.ts lowers them elsewhere):
+	// this file proves the floor and goes through every password flow at production cost.
+	env = await startTestPlatform({
+		adminEmails: [ADMIN_EMAIL],
+		env: { TEST_SIGN_UP_FLOOR_MS: undefined, TEST_PASSWORD_HASH_COST: undefined },
+	})
 })
 afterAll(async () => {
 	await env?.stop()

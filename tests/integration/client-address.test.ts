@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RULES } from '#app/platform/rate-limit.server.ts'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * Who the client is, through the real HTTP server (server/index.ts on a production build): the
@@ -9,7 +9,6 @@ import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../sup
  * listed in TRUST_PROXY. A client that forges the header gets no fresh identity from it.
  */
 const kind = databaseKind()
-const BUILD_DIR = 'build-limits'
 const LIMIT = RULES.resetByAddress.points
 
 interface Site {
@@ -20,10 +19,10 @@ let direct: Site
 let proxied: Site
 
 async function start(env: Record<string, string>): Promise<Site> {
-	const database = await createTestDatabase()
+	const database = await createMigratedTestDatabase()
 	try {
 		const server = await startSiteServer({
-			buildDir: BUILD_DIR,
+			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,
 			env: { DATABASE_URL: database.databaseUrl, ...env },
 		})
@@ -61,7 +60,7 @@ const forged = (i: number) => `203.0.113.${i}`
 // store itself is tested on both databases in rate-limits.test.ts.)
 describe.runIf(kind === 'postgres')(`the client address through the real HTTP server on ${kind}`, () => {
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
+		await ensureBuild()
 		const [a, b] = await Promise.allSettled([start({}), start({ TRUST_PROXY: '127.0.0.1' })])
 		if (a.status === 'fulfilled') direct = a.value
 		if (b.status === 'fulfilled') proxied = b.value

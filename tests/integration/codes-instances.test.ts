@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { code, codeRedemption } from '#app/platform/db/schema.ts'
 import { formatCode } from '#app/features/codes/code-format.ts'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { campaignWithCodes } from '../support/codes.ts'
-import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * The double-spend proof through the whole HTTP path: two instances of the real server
@@ -15,19 +15,18 @@ import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-s
  * embedded database has one process.
  */
 const kind = databaseKind()
-const BUILD_DIR = 'build-codes'
 let database: TestDatabase
 let db: Database
 let servers: SiteServer[] = []
 
 describe.skipIf(kind !== 'postgres')('codes redeemed through two server instances on PostgreSQL', () => {
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
-		database = await createTestDatabase()
+		await ensureBuild()
+		database = await createMigratedTestDatabase()
 		const env = { DATABASE_URL: database.databaseUrl, TRUST_PROXY: '127.0.0.1' }
 		// The first one migrates; the second starts on a database that is ready.
-		servers.push(await startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env }))
-		servers.push(await startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env }))
+		servers.push(await startSiteServer({ buildDir: TEST_BUILD_DIR, dataDir: database.dataDir, env }))
+		servers.push(await startSiteServer({ buildDir: TEST_BUILD_DIR, dataDir: database.dataDir, env }))
 		db = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir })
 	}, 300_000)
 	afterAll(async () => {

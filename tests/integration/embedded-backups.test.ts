@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listBackups } from '#app/platform/ops/scheduled-backups.server.ts'
-import { createTestDatabase, databaseKind, makeTempDir, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, makeTempDir, type TestDatabase } from '../support/database.ts'
 import { siteDataCli } from '../support/site-data-cli.ts'
-import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * The embedded site's backups as an operator meets them: the production server writes one into
@@ -13,7 +13,6 @@ import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-s
  * `npm run restore` brings it back into a new folder; `npm run move-to-postgres` refuses while
  * the server runs.
  */
-const BUILD_DIR = 'build-ops'
 
 let database: TestDatabase
 let temp: { dir: string; dispose(): void }
@@ -21,11 +20,11 @@ let server: SiteServer
 
 describe.runIf(databaseKind() === 'pglite')('backups of a running embedded site', () => {
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
-		database = await createTestDatabase()
+		await ensureBuild()
+		database = await createMigratedTestDatabase()
 		temp = makeTempDir()
 		server = await startSiteServer({
-			buildDir: BUILD_DIR,
+			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,
 			env: { BACKUP_DIR: path.join(temp.dir, 'auto') },
 		})

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { purgeExpired, RETENTION } from '#app/features/accounts/housekeeping.server.ts'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { outboxMail, rateLimit, session, user, verification, contactMessage, contactReply, pageViewDaily } from '#app/platform/db/schema.ts'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 
 /*
  * The nightly housekeeping on a real database: what has expired or outlived its retention goes,
@@ -14,7 +14,7 @@ const kind = databaseKind()
 let testDatabase: TestDatabase
 let database: Database
 beforeAll(async () => {
-	testDatabase = await createTestDatabase()
+	testDatabase = await createMigratedTestDatabase()
 	try {
 		database = await openDatabase({ databaseUrl: testDatabase.databaseUrl, dataDir: testDatabase.dataDir })
 	} catch (error) {

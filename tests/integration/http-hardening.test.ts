@@ -1,8 +1,8 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { postChunked } from '../support/chunked.ts'
-import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * What an attacker sends to the real HTTP server (server/index.ts on a production build): bodies
@@ -10,7 +10,6 @@ import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../sup
  * never a 500, a stack trace or the server's memory.
  */
 const kind = databaseKind()
-const BUILD_DIR = 'build-hardening'
 const MB = 1024 * 1024
 
 let server: SiteServer
@@ -33,10 +32,10 @@ function raw(origin: string, request: string): Promise<string> {
 // The HTTP path does not depend on the database: this file runs once, in the PostgreSQL project.
 describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on ${kind}`, () => {
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
-		database = await createTestDatabase()
+		await ensureBuild()
+		database = await createMigratedTestDatabase()
 		server = await startSiteServer({
-			buildDir: BUILD_DIR,
+			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,
 			env: { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'info' },
 		})

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * Operations through the real HTTP server (server/index.ts on a production build): request ids in
@@ -9,7 +9,6 @@ import { ensureBuild, isRunning, startSiteServer, type SiteServer } from '../sup
  * the database is away; Prometheus metrics behind their token. It breaks its own PostgreSQL
  * database on purpose (a renamed table, refused connections), so it runs in the PostgreSQL project.
  */
-const BUILD_DIR = 'build-ops'
 const TOKEN = 'jeton-de-metriques-assez-long-0123456789'
 
 let server: SiteServer
@@ -29,10 +28,10 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 
 describe.runIf(databaseKind() === 'postgres')('operations', () => {
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
-		database = await createTestDatabase()
+		await ensureBuild()
+		database = await createMigratedTestDatabase()
 		server = await startSiteServer({
-			buildDir: BUILD_DIR,
+			buildDir: TEST_BUILD_DIR,
 			dataDir: database.dataDir,
 			env: { DATABASE_URL: database.databaseUrl, METRICS_TOKEN: TOKEN, LOG_LEVEL: 'info', TRUST_PROXY: 'loopback' },
 		})

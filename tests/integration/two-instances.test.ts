@@ -13,7 +13,7 @@ import { createTestDatabase, databaseKind, type TestDatabase } from '../support/
 import { cookieFrom } from '../support/requests.ts'
 import { startTestS3, type TestS3 } from '../support/s3.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
-import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * Growing past one machine: two production servers (server/index.ts on one build) on one
@@ -22,7 +22,6 @@ import { ensureBuild, startSiteServer, type SiteServer } from '../support/site-s
  * newsletter campaign sent once (not once per instance), a code used up on both, and the stats
  * screen's live updates.
  */
-const BUILD_DIR = 'build-ops'
 const PASSWORD = 'cheval agrafe pile correcte'
 
 /** A direct connection to the shared database, for what a test reads behind the instances' backs. */
@@ -127,15 +126,15 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 	let admin: { email: string; cookie: string }
 
 	beforeAll(async () => {
-		await ensureBuild(BUILD_DIR)
+		await ensureBuild()
 		database = await createTestDatabase()
 		s3 = await startTestS3()
 		smtp = await startTestSmtp()
 		const env = { DATABASE_URL: database.databaseUrl, SMTP_URL: smtp.url, ...s3.env }
 		// Started together, as after a deployment: migrations take an advisory lock.
 		;[a, b] = await Promise.all([
-			startSiteServer({ buildDir: BUILD_DIR, dataDir: database.dataDir, env }),
-			startSiteServer({ buildDir: BUILD_DIR, dataDir: `${database.dataDir}-b`, env }),
+			startSiteServer({ buildDir: TEST_BUILD_DIR, dataDir: database.dataDir, env }),
+			startSiteServer({ buildDir: TEST_BUILD_DIR, dataDir: `${database.dataDir}-b`, env }),
 		])
 		direct = await openPostgres(database.databaseUrl!, { migrations: false })
 		admin = await signUp(a)

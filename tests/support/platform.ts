@@ -1,5 +1,5 @@
 import { closePlatform, getPlatform, type Platform } from '#app/platform/platform.server.ts'
-import { createTestDatabase, type TestDatabase } from './database.ts'
+import { createMigratedTestDatabase, type TestDatabase } from './database.ts'
 import { SITE_URL } from './requests.ts'
 
 export interface TestPlatform {
@@ -17,11 +17,11 @@ export interface TestPlatform {
 export async function startTestPlatform(
 	options: {
 		adminEmails?: string[]
-		/** More environment for this platform, e.g. `SMTP_URL` of a test SMTP server (tests/support/smtp.ts). */
-		env?: Record<string, string>
+		/** More environment for this platform, e.g. `SMTP_URL` of a test SMTP server (tests/support/smtp.ts); undefined unsets. */
+		env?: Record<string, string | undefined>
 	} = {},
 ): Promise<TestPlatform> {
-	const database = await createTestDatabase()
+	const database = await createMigratedTestDatabase()
 	const env: Record<string, string | undefined> = {
 		NODE_ENV: 'test',
 		LOG_LEVEL: 'silent',
@@ -31,6 +31,13 @@ export async function startTestPlatform(
 		ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
 		// Generated and kept in the database, as on a fresh install.
 		AUTH_SECRET: undefined,
+		// A sign-up answers no sooner than 800 ms, so that time never tells a known address from a new
+		// one: accounts.test.ts proves it with that floor; elsewhere it only made every member ~1 s to
+		// create (hundreds per run). `env: { TEST_SIGN_UP_FLOOR_MS: undefined }` keeps the real one.
+		TEST_SIGN_UP_FLOOR_MS: '0',
+		// Better Auth's scrypt at 1/16 of its cost (~5 ms of CPU a hash instead of ~80): every member
+		// is hashed at sign-up and verified at confirmation. accounts.test.ts keeps the real cost.
+		TEST_PASSWORD_HASH_COST: '1024',
 		...options.env,
 	}
 	// Optional services configured in the shell (SMTP, S3, federated sign-in) stay out of the tests.

@@ -3,6 +3,9 @@
  * integration tests that need the whole HTTP path: the socket, our own headers, React Router.
  * `ensureBuild` builds into a folder of the tests' own (never the operator's `build/`), again
  * whenever the app's sources are newer than that build; concurrent test files wait for each other.
+ * Every test file serves the same build: the builds are identical, and one takes ~20 s of CPU.
+ * TEST_BUILD_DIR names a build made beforehand instead (`npm test` builds `build/` first, for the
+ * end-to-end tests too): that one is served as is, checked but never rebuilt.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -12,6 +15,9 @@ import path from 'node:path'
 import lockfile from 'proper-lockfile'
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..')
+
+/** The build folder every integration test serves: TEST_BUILD_DIR, or build-test (made by `ensureBuild`). */
+export const TEST_BUILD_DIR = process.env.TEST_BUILD_DIR || 'build-test'
 
 /** What a build is made from: when any of it is newer than the build, the build is stale. */
 const BUILD_INPUTS = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package.json', 'package-lock.json']
@@ -50,7 +56,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 }
 
 /** `BUILD_DIR=<buildDir> npm run build`, unless that build is already newer than the app's sources. */
-export async function ensureBuild(buildDir: string): Promise<void> {
+export async function ensureBuild(buildDir = TEST_BUILD_DIR): Promise<void> {
+	if (buildDir === process.env.TEST_BUILD_DIR) {
+		if (!isFresh(buildDir)) {
+			throw new Error(
+				`TEST_BUILD_DIR=${buildDir} holds no build, or one older than the sources: build it first (the tests never rebuild it)`,
+			)
+		}
+		return
+	}
 	if (!/^build-[\w-]+$/.test(buildDir)) throw new Error(`a test build folder is named build-<something>, not ${buildDir}`)
 	const release = await lockfile.lock(ROOT, {
 		lockfilePath: path.join(os.tmpdir(), `band-site-${buildDir}.lock`),
