@@ -19,6 +19,7 @@ const inputs = [
 	'package-lock.json',
 	'scripts/compress-assets.mjs',
 	'scripts/font-subsets.ts',
+	'scripts/strings-plugin.ts',
 ]
 
 function files(entry) {

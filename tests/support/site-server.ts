@@ -20,7 +20,18 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..')
 export const TEST_BUILD_DIR = process.env.TEST_BUILD_DIR || 'build-test'
 
 /** What a build is made from: when any of it is newer than the build, the build is stale. */
-const BUILD_INPUTS = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package.json', 'package-lock.json']
+const BUILD_INPUTS = [
+	'app',
+	'public',
+	'vite.config.ts',
+	'react-router.config.ts',
+	'tsconfig.json',
+	'package.json',
+	'package-lock.json',
+	'scripts/compress-assets.mjs',
+	'scripts/font-subsets.ts',
+	'scripts/strings-plugin.ts',
+]
 
 function newestMtime(entry: string): number {
 	let stat: fs.Stats
