@@ -92,6 +92,8 @@ const schema = z.object({
 		.regex(/^#[0-9a-fA-F]{6}$/, 'ACCENT_COLOR doit être une couleur #rrggbb')
 		.default('#ff5a36'),
 	CONTACT_EMAIL: z.email().optional(),
+	/** The mailbox named as the mailto alternative in every newsletter's List-Unsubscribe; default CONTACT_EMAIL. */
+	NEWSLETTER_UNSUBSCRIBE_EMAIL: z.email().optional(),
 	/** Cookieless audience figures (page views per day, page and referring site): `off` stops counting. */
 	PAGE_VIEWS: z.enum(['on', 'off']).default('on'),
 	LINK_IN_BIO_URL: optionalUrl,

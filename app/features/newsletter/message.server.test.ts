@@ -4,7 +4,7 @@ import { parseEnv } from '#app/platform/env.server.ts'
 import { oneClickUrl, personalise, renderCampaign, unsubscribeUrl } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
 
-const env = parseEnv({ SITE_URL: 'https://groupe.example', BAND_NAME: 'Le Groupe' })
+const env = parseEnv({ SITE_URL: 'https://groupe.example', BAND_NAME: 'Le Groupe', CONTACT_EMAIL: 'contact@groupe.example' })
 
 describe('a campaign message encoded once and personalised per recipient', () => {
 	it('decodes to exactly the template with the recipient’s own links, in lines a relay accepts', async () => {
@@ -28,8 +28,28 @@ describe('a campaign message encoded once and personalised per recipient', () =>
 			expect(parsed.subject).toBe(subject)
 			expect(raw.toString()).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n')
 			expect(raw.toString()).toContain(
-				`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>, <mailto:desinscription@groupe.example?subject=unsubscribe>\r\n`,
+				`\r\nList-Unsubscribe: <${oneClickUrl(env, token)}>, <mailto:contact@groupe.example?subject=unsubscribe>\r\n`,
 			)
 		}
+	})
+
+	it('names a mailbox for the mailto alternative only when one is configured', async () => {
+		const rendered = await renderCampaign(env, { subject: 'Un mot', preheader: '', body: 'Bonjour' })
+		const header = (settings: Record<string, string>) => {
+			const raw = prepareCampaignMessage(parseEnv({ SITE_URL: 'https://groupe.example', ...settings }), {
+				from: 'lettre@groupe.example',
+				subject: 'Un mot',
+				rendered,
+			})
+				.build({ to: 'lea@exemple.fr', token: 'tok', messageKey: 'c1.1' })
+				.toString()
+			return /\r\nList-Unsubscribe: (.*)\r\n/.exec(raw)?.[1]
+		}
+		const oneClick = '<https://groupe.example/unsubscribe/one-click?token=tok>'
+		expect(header({})).toBe(oneClick)
+		expect(header({ CONTACT_EMAIL: 'contact@groupe.example' })).toBe(`${oneClick}, <mailto:contact@groupe.example?subject=unsubscribe>`)
+		expect(header({ CONTACT_EMAIL: 'contact@groupe.example', NEWSLETTER_UNSUBSCRIBE_EMAIL: 'lettre@groupe.example' })).toBe(
+			`${oneClick}, <mailto:lettre@groupe.example?subject=unsubscribe>`,
+		)
 	})
 })

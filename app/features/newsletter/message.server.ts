@@ -32,7 +32,10 @@ function fromHeader(from: string): { header: string; address: string } {
 
 export function prepareCampaignMessage(env: Env, input: { from: string; subject: string; rendered: RenderedCampaign }): CampaignMessage {
 	const host = new URL(env.SITE_URL).hostname
-	const mailto = /^[\w.-]+\.[a-z]{2,}$/i.test(host) ? `, <mailto:desinscription@${host}?subject=unsubscribe>` : ''
+	// The mailto alternative goes to a mailbox someone reads (RFC 2369), or is left out: a mail client
+	// offering it would otherwise send the request nowhere. The one-click HTTPS link is always there.
+	const mailbox = env.NEWSLETTER_UNSUBSCRIBE_EMAIL ?? env.CONTACT_EMAIL
+	const mailto = mailbox ? `, <mailto:${mailbox}?subject=unsubscribe>` : ''
 	const from = fromHeader(input.from)
 	const boundary = `--_band_${randomBytes(12).toString('hex')}`
 	const subject = ascii.test(input.subject) ? input.subject : encodeWords(input.subject, 'Q', 52, true)

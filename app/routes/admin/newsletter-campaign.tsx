@@ -195,7 +195,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 					) : null}
 				</Card>
 			) : null}
-			<div className="grid gap-8 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+			<div className="grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
 				<Form method="post" className="flex flex-col gap-5" onChange={refreshPreview} {...getFormProps(form)}>
 					<fieldset disabled={!editable} className="flex flex-col gap-5">
 						<FormError id={form.errorId} errors={form.errors} />
