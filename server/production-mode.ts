@@ -1,4 +1,4 @@
-// Imported first by server/index.ts, before React and React Router are evaluated (they pick their
+// Imported by server/index.ts before server/main.ts, so before React and React Router are evaluated (they pick their
 // build from NODE_ENV at that moment).
 
 // Settings and secrets may come from a .env file beside package.json (never committed). Variables

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
@@ -95,6 +96,16 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 			await site.end()
 		}
 	})
+
+	it.runIf(process.platform === 'linux')(
+		'runs with glibc handing freed memory back (server/memory-settings.ts), as the process it started as',
+		async () => {
+			// The process the harness spawned (same PID: execve) has the variable in its environment now.
+			const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'latin1').split('\0')
+			expect(environ).toContain('MALLOC_TRIM_THRESHOLD_=131072')
+			expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
+		},
+	)
 
 	it('answers liveness and readiness, and readiness fails cleanly while the database is away', async () => {
 		const live = await fetch(`${server.origin}/healthz`)

@@ -1,0 +1,147 @@
+/*
+ * The production server, started by server/index.ts once the process has its settings: one Node
+ * process for pages, API, auth, static files and the background jobs.
+ */
+import http from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequestListener } from '@remix-run/node-fetch-server'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import { createLogger } from '../app/platform/log-output.ts'
+import { redactUrl } from '../app/platform/redact-url.ts'
+import { limitBody } from './body-limit.ts'
+import { refuseMalformed } from './request-guard.ts'
+import { clientAddress, createProxyTrust } from './client-address.ts'
+import { compressResponse } from './compression.ts'
+import { createObserver, type ObserveHooks } from './observe.ts'
+import { createPageCache, type PageCacheApp } from './page-cache.ts'
+import { createStaticHandler } from './static-files.ts'
+import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
+
+const root = path.resolve(import.meta.dirname, '..')
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
+const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
+const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, logFormat)
+
+const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
+const platform = build.entry.module as unknown as ObserveHooks &
+	PageViewHook & {
+		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
+		closePlatform(): Promise<void>
+		startBackground(): Promise<{ workers: Promise<void> }>
+		pageCache: PageCacheApp
+	}
+
+// Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
+// The job workers start while the server already answers (their queues wait in the database).
+const fatal = (error: unknown): never => {
+	log.fatal({ err: error }, (error as Error).message)
+	process.exit(1)
+}
+const { env } = await platform.getPlatform().catch(fatal)
+await platform.startBackground().then(({ workers }) => void workers.catch(fatal), fatal)
+
+const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
+const observe = createObserver(build, platform)
+const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
+const render = createRequestHandler(build, process.env.NODE_ENV)
+// What React Router renders per request goes out compressed (server/compression.ts).
+const handleRequest = createRequestListener(async (request) => compressResponse(request, await render(request)))
+// Anonymous visitors' public pages, from memory (server/page-cache.ts; the rule: app/cacheable-pages.ts).
+const pageCache = createPageCache({
+	build,
+	app: platform.pageCache,
+	render,
+	siteUrl: env.SITE_URL,
+	onError: (error) => log.error({ err: error }, 'page cache error'),
+})
+const https = env.SITE_URL.startsWith('https://')
+// Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
+const countPageView =
+	env.PAGE_VIEWS === 'on' ? attachPageViewCounting(platform, (error) => log.warn({ err: error }, 'page view not counted')) : null
+
+const securityHeaders: Record<string, string> = {
+	'X-Content-Type-Options': 'nosniff',
+	'Referrer-Policy': 'strict-origin-when-cross-origin',
+	'X-Frame-Options': 'DENY',
+	'Cross-Origin-Opener-Policy': 'same-origin',
+	'Cross-Origin-Resource-Policy': 'same-origin',
+	'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+	...(https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
+}
+
+const server = http.createServer((req, res) => {
+	const started = process.hrtime.bigint()
+	for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value)
+	// The app reads the client address from this header alone; a client never gets to set it.
+	const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
+	req.headers['x-client-address'] = address
+	const reqId = observe.assignId(req, res, isTrustedProxy(req.socket.remoteAddress ?? ''))
+	let pathname = '/'
+	let kind: 'static' | 'app' | 'refused' = 'refused'
+	countPageView?.(req, res)
+	res.on('finish', () => {
+		const ms = Number(process.hrtime.bigint() - started) / 1e6
+		log.info(
+			{ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address },
+			'request',
+		)
+		observe.record(req, res.statusCode, pathname, ms / 1000, kind)
+	})
+
+	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).
+	if (refuseMalformed(req, res)) return
+
+	try {
+		pathname = new URL(req.url ?? '/', 'http://x').pathname
+	} catch {
+		res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
+		res.end('Requête invalide.')
+		return
+	}
+	kind = 'static'
+	if (serveStatic(req, res, pathname)) return
+	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.
+	kind = 'app'
+	// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
+	if (!limitBody(req, res, pathname)) {
+		kind = 'refused'
+		return
+	}
+	observe.run(reqId, () => {
+		if (pageCache.take(req, res, () => handleRequest(req, res))) return
+		handleRequest(req, res)
+	})
+})
+
+server.keepAliveTimeout = 65_000
+server.headersTimeout = 66_000
+server.requestTimeout = 60_000
+
+server.listen(env.PORT, env.HOST, () => {
+	log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
+})
+
+let stopping = false
+async function shutdown(signal: string) {
+	if (stopping) return
+	stopping = true
+	log.info({ signal }, 'shutting down')
+	const force = setTimeout(() => {
+		log.error('shutdown took too long, exiting')
+		process.exit(1)
+	}, 10_000)
+	force.unref()
+	server.close()
+	server.closeIdleConnections()
+	try {
+		await platform.flushPageViews()
+		await platform.closePlatform()
+	} catch (error) {
+		log.error({ err: error }, 'error while closing the database')
+	}
+	log.info('stopped')
+	process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
