@@ -92,6 +92,21 @@ async function lighthouseRun(url: string, port: number): Promise<Omit<Run, 'buil
 	}
 }
 
+/**
+ * Lighthouse now and then loses the trace of a load (NO_NAVSTART, NO_FCP): that run says nothing of
+ * the page, so it is made again (twice at most) rather than ending the whole bench.
+ */
+async function lighthouseRetrying(url: string, port: number) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await lighthouseRun(url, port)
+		} catch (error) {
+			if (attempt >= 3 || !/NO_NAVSTART|NO_FCP|NO_LCP/.test(String(error))) throw error
+			log(`${url}: ${String(error).split('\n')[0]}; again`)
+		}
+	}
+}
+
 function report(runs: Run[], loadStart: number, loadEnd: number): string {
 	const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 	const out = [
@@ -154,7 +169,7 @@ await runBench(async () => {
 					const { build, site, event } = sites[(k + round) % sites.length]!
 					const url = site.origin + (page === 'event' ? event : page)
 					const loadAverage = os.loadavg()[0] ?? 0
-					const run = { build, page, round, loadAverage, ...(await lighthouseRun(url, browser.port)) }
+					const run = { build, page, round, loadAverage, ...(await lighthouseRetrying(url, browser.port)) }
 					runs.push(run)
 					log(
 						`round ${round + 1} ${build} ${page}: score ${run.score}, FCP ${Math.round(run.fcp)} ms, LCP ${Math.round(run.lcp)} ms (observed ${Math.round(run.observedLcp)}), TBT ${Math.round(run.tbt)} ms, load ${loadAverage.toFixed(1)}; ${run.lcpElement}`,

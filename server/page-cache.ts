@@ -74,6 +74,42 @@ const DROPPED_HEADERS = new Set([
 /** React Router's `<link rel="modulepreload">` tags (React hoists them into <head>). */
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\/>/g
 
+/** React Router's inline module script: it imports the matched routes' modules, then the entry. */
+const ROUTE_MODULES_SCRIPT = /(<script type="module" async="">)([\s\S]*?window\.__reactRouterRouteModules[\s\S]*?)(<\/script>)/
+/** One of its static imports: `import "x";` or `import * as name from "x";`, on a line of its own. */
+const STATIC_IMPORT = /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s+)?("[^"\n]+")\s*;[ \t]*$/gm
+/** Past this, the scripts are fetched even if the page has not finished loading (a slow image). */
+const HYDRATION_WAIT_CAP_MS = 3_000
+
+/**
+ * The module script of a cached page, made to start once the page has loaded and painted: its
+ * static imports become dynamic ones that wait for the `load` event (or HYDRATION_WAIT_CAP_MS)
+ * and then one frame. A first visit on a phone's network thus spends its bandwidth on what the
+ * first paint needs (the stylesheet, the fonts, the cover) before some 150 kB of modules, instead
+ * of sharing it with them; the page is whole and usable meanwhile (links and forms work without
+ * JavaScript), and hydrates as soon as that is done. Returns the page unchanged if the script is
+ * not there or does not read as expected.
+ */
+export function deferHydration(html: string): string {
+	const found = ROUTE_MODULES_SCRIPT.exec(html)
+	if (!found) return html
+	const [whole, open, code, close] = found as unknown as [string, string, string, string]
+	const imports: { name: string | undefined; specifier: string }[] = []
+	const rest = code.replace(STATIC_IMPORT, (_line, name: string | undefined, specifier: string) => {
+		imports.push({ name, specifier })
+		return ''
+	})
+	// Anything else that imports statically (a form this does not know): leave the page as it is.
+	if (imports.length === 0 || /^\s*import\s+[^(]/m.test(rest)) return html
+	const names = imports.map((entry, index) => entry.name ?? `_unused${index}`)
+	const deferred = [
+		`await new Promise((go) => { let started = false; const start = () => { if (!started) { started = true; requestAnimationFrame(() => setTimeout(go)) } }; if (document.readyState === 'complete') start(); else { addEventListener('load', start, { once: true }); setTimeout(start, ${HYDRATION_WAIT_CAP_MS}) } });`,
+		`const [${names.join(', ')}] = await Promise.all([${imports.map((entry) => `import(${entry.specifier})`).join(', ')}]);`,
+		rest,
+	].join('\n')
+	return html.replace(whole, () => open + deferred + close)
+}
+
 type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteNode[] }
 
 /** The build's flat route table as the tree React Router matches against. */
@@ -171,8 +207,8 @@ export function createPageCache(options: {
 		const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
 		if (nonce) html = html.replaceAll(` nonce="${nonce}"`, '')
 		// The first paint needs no script: a first visit's bandwidth goes to the stylesheet, the
-		// fonts and the images; the entry script still imports the route's modules right after.
-		html = html.replace(MODULE_PRELOAD, '')
+		// fonts and the images; the modules are fetched once the page has loaded (deferHydration).
+		html = deferHydration(html.replace(MODULE_PRELOAD, ''))
 		const identity = Buffer.from(html, 'utf8')
 		const [gzipped, brotlied] = await Promise.all([
 			gzip(identity, { level: 9 }),

@@ -151,6 +151,12 @@ describe(`the anonymous page cache on ${kind}`, () => {
 			const hash = createHash('sha256').update(match[2]!).digest('base64')
 			expect(scriptSrc).toContain(`'sha256-${hash}'`)
 		}
+		// The modules are asked for once the page has loaded (server/page-cache.ts, deferHydration),
+		// not by static imports nor by preloads that would share the first paint's bandwidth.
+		const modules = inline.find((m) => m[2]!.includes('__reactRouterRouteModules'))![2]!
+		expect(modules).not.toMatch(/^\s*import\s+[^(]/m)
+		expect(modules).toMatch(/await Promise\.all\(\[import\("\/assets\/root-[\w-]+\.js"\)/)
+		expect(second.html).not.toContain('rel="modulepreload"')
 		// Security headers of every response are there too.
 		expect(second.response.headers.get('x-content-type-options')).toBe('nosniff')
 		expect(second.response.headers.get('vary')).toMatch(/Accept-Encoding/)
