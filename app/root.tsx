@@ -81,10 +81,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				{/*
 				 * What the first paint needs, first: the stylesheet (inline on some public pages:
 				 * components/stylesheet.tsx), and the display face that sets the first thing seen (the
-				 * band's name). The text face is not preloaded: tried, it made the first paint sooner but
-				 * the largest one later in Lighthouse's simulation (a paragraph of /events and of the
-				 * sign-in page, 0.1-0.3 s). The browser's strings are not preloaded: the page is already
-				 * rendered, they only wait for hydration (i18n/route-strings.ts).
+				 * band's name); the text is in the reader's system face (styles/site.css). The browser's
+				 * strings are not preloaded: the page is already rendered, they only wait for hydration
+				 * (i18n/route-strings.ts).
 				 */}
 				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />

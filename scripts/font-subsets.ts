@@ -1,15 +1,13 @@
 /*
- * The site's two faces, cut down at build time to what the pages set (Vite plugin, vite.config.ts).
+ * The site's web face, cut down at build time to what the pages set (Vite plugin, vite.config.ts);
+ * the text is set in the reader's system face (app/styles/site.css says why).
  *
- * - Inter (the text face): the same Latin characters as the package's Latin file, with the weight
- *   axis narrowed to the weights the stylesheets use (400 to 700 instead of 100 to 900): 31 kB
- *   instead of 48 kB, the same letters and features (cv11, ss01, tabular figures…).
- * - Anton (the display face) is only ever set in capitals (`uppercase`), figures and punctuation:
- *   the band's name, the monogram, titles, dates. Those glyphs alone make a 9.6 kB file instead of
- *   18.6 kB, declared after the whole face with their unicode-range: a browser takes each character
- *   from the last declared face that covers it, so the whole face is downloaded only by a page that
- *   sets a character the small one lacks (a lower-case letter in the display face), and any French
- *   text still renders in Anton.
+ * Anton (the display face) is only ever set in capitals (`uppercase`), figures and punctuation:
+ * the band's name, the monogram, titles, dates. Those glyphs alone make a 9.6 kB file instead of
+ * 18.6 kB, declared after the whole face with their unicode-range: a browser takes each character
+ * from the last declared face that covers it, so the whole face is downloaded only by a page that
+ * sets a character the small one lacks (a lower-case letter in the display face), and any French
+ * text still renders in Anton.
  *
  * The files are written to node_modules/.cache/font-subsets/ (CSS reaches them as
  * `@font-subsets/<name>`), made again only when a source font or this recipe changes (about 2 s of
@@ -27,13 +25,6 @@ const require = createRequire(import.meta.url)
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)).join('')
 
-/** The characters of @fontsource's « latin » files (their unicode-range). */
-const LATIN =
-	range(0x00, 0xff) +
-	'\u0131\u0152\u0153\u02bb\u02bc\u02c6\u02da\u02dc\u0304\u0308\u0329' +
-	range(0x2000, 0x206f) +
-	'\u20ac\u2122\u2191\u2193\u2212\u2215\ufeff\ufffd'
-
 /**
  * What the display face sets: capitals (French accented ones too), figures, punctuation and the
  * spaces French typography puts before « : ; ! ? ». Keep in step with ANTON_CAPITALS_RANGE in
@@ -45,16 +36,9 @@ interface Subset {
 	file: string
 	source: string
 	text: string
-	axes?: Record<string, { min: number; max: number }>
 }
 
 const SUBSETS: Subset[] = [
-	{
-		file: 'inter-latin-400-700.woff2',
-		source: '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2',
-		text: LATIN,
-		axes: { wght: { min: 400, max: 700 } },
-	},
 	{ file: 'anton-capitals.woff2', source: '@fontsource/anton/files/anton-latin-400-normal.woff2', text: ANTON_CAPITALS },
 ]
 
@@ -66,12 +50,12 @@ export async function writeFontSubsets(): Promise<void> {
 		const source = fs.readFileSync(require.resolve(subset.source))
 		const stamp = createHash('sha256')
 			.update(source)
-			.update(JSON.stringify({ text: subset.text, axes: subset.axes, recipe: 1 }))
+			.update(JSON.stringify({ text: subset.text, recipe: 1 }))
 			.digest('hex')
 		const target = path.join(FONT_SUBSETS_DIR, subset.file)
 		const stampFile = `${target}.sha256`
 		if (fs.existsSync(target) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) continue
-		const font = await subsetFont(source, subset.text, { targetFormat: 'woff2', ...(subset.axes ? { variationAxes: subset.axes } : {}) })
+		const font = await subsetFont(source, subset.text, { targetFormat: 'woff2' })
 		// A new file renamed into place: never rewrite a file another checkout may share (hard links).
 		for (const [file, data] of [
 			[target, font],
