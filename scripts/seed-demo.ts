@@ -15,6 +15,7 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { user } from '#app/platform/db/schema.ts'
 import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
+import { coverWidths } from '#app/features/media/variants.server.ts'
 import { daysFrom, insertCover, insertEvent } from '../tests/support/events.ts'
 
 const adminArg = process.argv.indexOf('--admin')
@@ -48,7 +49,7 @@ async function demoCover(dataDir: string, db: Parameters<typeof insertCover>[0],
 	const source = await sharp(Buffer.from(posterSvg(width, height, hue)))
 		.png()
 		.toBuffer()
-	const cover = await insertCover(db, { id, width, height, alt })
+	const cover = await insertCover(db, { id, width, height, alt, widths: coverWidths(width) })
 	for (const variant of cover.variants) {
 		const file = path.join(dataDir, 'files', ...variant.key.split('/'))
 		fs.mkdirSync(path.dirname(file), { recursive: true })

@@ -106,17 +106,18 @@ describe(`media workers on ${databaseKind()} with S3 storage`, () => {
 			)
 			return (await outcome(answer)).body as MediaStatus
 		})
-		expect(status).toMatchObject({ status: 'ready', progress: 100, image: { width: 960, height: 480 } })
-		expect(status.image!.variants).toHaveLength(6)
+		// 480, 800 and the original's own 1000 (more than a fifth over 800), in three formats.
+		expect(status).toMatchObject({ status: 'ready', progress: 100, image: { width: 1000, height: 500 } })
+		expect(status.image!.variants).toHaveLength(9)
 		expect(await inBucket(`originals/${id}.png`)).toBe(true)
 
-		const webp = status.image!.variants.find((v) => v.format === 'webp' && v.width === 960)!
+		const webp = status.image!.variants.find((v) => v.format === 'webp' && v.width === 800)!
 		const key = webp.url.replace(/^\/media\//, '')
 		const response = (await mediaFile.loader(routeArgs(get(webp.url), '/media/*', { '*': key }))) as Response
 		expect(response.status).toBe(200)
 		expect(response.headers.get('content-type')).toBe('image/webp')
 		expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-		expect((await sharp(new Uint8Array(await response.arrayBuffer())).metadata()).width).toBe(960)
+		expect((await sharp(new Uint8Array(await response.arrayBuffer())).metadata()).width).toBe(800)
 		const ranged = get(webp.url)
 		ranged.headers.set('range', 'bytes=0-11')
 		const part = (await mediaFile.loader(routeArgs(ranged, '/media/*', { '*': key }))) as Response
