@@ -23,7 +23,8 @@ describe('deferHydration', () => {
 		const script = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(html)![1]!
 		expect(script).not.toMatch(/^\s*import\s+[^(]/m)
 		expect(script).toContain("addEventListener('load'")
-		expect(script).toContain('requestAnimationFrame')
+		expect(script).toContain("observer.observe({ type: 'paint' })")
+		expect(script).toContain('setTimeout(go, 3000)')
 		expect(script).toContain(
 			'const [route0, route1_clientLoader, route1_main, route2] = await Promise.all([import("/assets/root-A1.js"), import("/assets/layout-client-B2.js"), import("/assets/layout-C3.js"), import("/assets/events-D4.js")]);',
 		)

@@ -78,17 +78,32 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\/>/g
 const ROUTE_MODULES_SCRIPT = /(<script type="module" async="">)([\s\S]*?window\.__reactRouterRouteModules[\s\S]*?)(<\/script>)/
 /** One of its static imports: `import "x";` or `import * as name from "x";`, on a line of its own. */
 const STATIC_IMPORT = /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s+)?("[^"\n]+")\s*;[ \t]*$/gm
-/** Past this, the scripts are fetched even if the page has not finished loading (a slow image). */
+/** Past this, the modules are fetched whatever the page is doing (a slow image, a hidden tab). */
 const HYDRATION_WAIT_CAP_MS = 3_000
 
 /**
- * The module script of a cached page, made to start once the page has loaded and painted: its
- * static imports become dynamic ones that wait for the `load` event (or HYDRATION_WAIT_CAP_MS)
- * and then one frame. A first visit on a phone's network thus spends its bandwidth on what the
- * first paint needs (the stylesheet, the fonts, the cover) before some 150 kB of modules, instead
- * of sharing it with them; the page is whole and usable meanwhile (links and forms work without
- * JavaScript), and hydrates as soon as that is done. Returns the page unchanged if the script is
- * not there or does not read as expected.
+ * What the module script waits for before its imports: the `load` event, then the first contentful
+ * paint on screen (Paint Timing reports it once presented), then two more frames; or
+ * HYDRATION_WAIT_CAP_MS, whichever comes first.
+ */
+const WAIT_FOR_FIRST_PAINT = `await new Promise((go) => {
+setTimeout(go, ${HYDRATION_WAIT_CAP_MS});
+const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go)));
+const painted = () => {
+if (typeof PerformanceObserver === 'undefined' || performance.getEntriesByName('first-contentful-paint').length > 0) return frames();
+const observer = new PerformanceObserver(() => { observer.disconnect(); frames() });
+observer.observe({ type: 'paint' });
+};
+if (document.readyState === 'complete') painted(); else addEventListener('load', painted, { once: true });
+});`
+
+/**
+ * The module script of a cached page, made to start once the page has loaded and is on screen: its
+ * static imports become dynamic ones that wait for WAIT_FOR_FIRST_PAINT. A first visit on a phone's
+ * network thus spends its bandwidth on what the first paint needs (the stylesheet, the display
+ * face, the cover) before some 150 kB of modules, instead of sharing it with them; the page is
+ * whole and usable meanwhile (links and forms work without JavaScript) and hydrates right after.
+ * Returns the page unchanged if the script is not there or does not read as expected.
  */
 export function deferHydration(html: string): string {
 	const found = ROUTE_MODULES_SCRIPT.exec(html)
@@ -103,7 +118,7 @@ export function deferHydration(html: string): string {
 	if (imports.length === 0 || /^\s*import\s+[^(]/m.test(rest)) return html
 	const names = imports.map((entry, index) => entry.name ?? `_unused${index}`)
 	const deferred = [
-		`await new Promise((go) => { let started = false; const start = () => { if (!started) { started = true; requestAnimationFrame(() => setTimeout(go)) } }; if (document.readyState === 'complete') start(); else { addEventListener('load', start, { once: true }); setTimeout(start, ${HYDRATION_WAIT_CAP_MS}) } });`,
+		WAIT_FOR_FIRST_PAINT,
 		`const [${names.join(', ')}] = await Promise.all([${imports.map((entry) => `import(${entry.specifier})`).join(', ')}]);`,
 		rest,
 	].join('\n')
