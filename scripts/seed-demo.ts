@@ -15,7 +15,7 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { user } from '#app/platform/db/schema.ts'
 import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
-import { coverWidths } from '#app/features/media/variants.server.ts'
+import { avifEncoding, coverWidths, VARIANT_ENCODING } from '#app/features/media/variants.server.ts'
 import { daysFrom, insertCover, insertEvent } from '../tests/support/events.ts'
 
 const adminArg = process.argv.indexOf('--admin')
@@ -56,10 +56,10 @@ async function demoCover(dataDir: string, db: Parameters<typeof insertCover>[0],
 		const resized = sharp(source).resize(variant.width, variant.height)
 		const encoded =
 			variant.format === 'avif'
-				? resized.avif({ quality: 50 })
+				? resized.avif(avifEncoding(variant.width))
 				: variant.format === 'webp'
-					? resized.webp({ quality: 75 })
-					: resized.jpeg({ quality: 80, mozjpeg: true })
+					? resized.webp(VARIANT_ENCODING.webp)
+					: resized.jpeg(VARIANT_ENCODING.jpeg)
 		await encoded.toFile(file)
 	}
 	return cover.id
