@@ -15,6 +15,7 @@ import {
 import type { Route } from './+types/root'
 import { useNonce } from '#app/components/nonce.tsx'
 import { Stylesheet } from '#app/components/stylesheet.tsx'
+import { faviconDataUrl } from '#app/components/favicon.ts'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
@@ -40,8 +41,6 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 /** The strings every page needs in the browser; each route adds its own (i18n/route-strings.ts). */
 export const handle = routeStrings('common', 'errors')
-
-export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const band = getBand()
@@ -88,6 +87,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
+				<link rel="icon" href={band ? faviconDataUrl(band) : '/favicon.svg'} type="image/svg+xml" />
 				{/*
 				 * An error page names itself (components/error-page.tsx). The routes' own meta is left out
 				 * there: after a refused POST their loader data is missing and their title would read
