@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parisWallClockToInstant as parisInstant } from '#app/features/events/paris-time.ts'
 import { USES_MAX } from './rules.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The campaign form, shared by the browser and the server. Dates are typed in Europe/Paris as
@@ -27,7 +28,7 @@ export const CampaignSchema = z
 			.number({ error: 'Indiquez un nombre d’utilisations.' })
 			.int('Un nombre entier, s’il vous plaît.')
 			.min(1, 'Au moins une utilisation par code.')
-			.max(USES_MAX, `Au plus ${USES_MAX.toLocaleString('fr-FR')} utilisations par code.`)
+			.max(USES_MAX, `Au plus ${frenchInteger(USES_MAX)} utilisations par code.`)
 			.default(1),
 		paused: z.preprocess((v) => v === 'on' || v === true, z.boolean()).default(false),
 	})

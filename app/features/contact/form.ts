@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The contact form's rules, shared by the page (Conform constraints in the browser) and the action.
@@ -34,7 +35,7 @@ export const ContactSchema = z.object({
 		.trim()
 		.min(CONTACT_MESSAGE_MIN, { error: lazyT('contact.validation.messageMin', { min: CONTACT_MESSAGE_MIN }) })
 		.max(CONTACT_MESSAGE_MAX, {
-			error: lazyT('contact.validation.messageMax', { max: CONTACT_MESSAGE_MAX.toLocaleString('fr-FR') }),
+			error: lazyT('contact.validation.messageMax', { max: frenchInteger(CONTACT_MESSAGE_MAX) }),
 		}),
 	/** The honeypot: hidden from people, filled by naive bots. */
 	website: z.string().max(500).optional(),
@@ -48,5 +49,5 @@ export const ReplySchema = z.object({
 		.string({ error: lazyT('contact.validation.replyRequired') })
 		.trim()
 		.min(1, { error: lazyT('contact.validation.replyRequired') })
-		.max(CONTACT_REPLY_MAX, { error: lazyT('contact.validation.replyMax', { max: CONTACT_REPLY_MAX.toLocaleString('fr-FR') }) }),
+		.max(CONTACT_REPLY_MAX, { error: lazyT('contact.validation.replyMax', { max: frenchInteger(CONTACT_REPLY_MAX) }) }),
 })

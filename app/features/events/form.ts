@@ -3,6 +3,7 @@ import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.
 import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The event editor's form: one Zod schema for the browser's constraints (handed over by the
@@ -25,8 +26,6 @@ export const EVENT_LIMITS = {
 /** The years a date may fall in: wide enough for an archive of old shows, narrow enough to catch a typo. */
 const YEAR_MIN = 1950
 const YEAR_MAX = 2100
-
-const frenchNumber = (value: number) => value.toLocaleString('fr-FR')
 
 /** The form's messages (keys of translation.json), looked up when a value is refused (app/i18n/schema-messages.ts). */
 const MESSAGES = {
@@ -52,7 +51,7 @@ const MESSAGES = {
 	ticketUrlMax: lazyT('admin.events.validation.ticketUrlMax', { max: EVENT_LIMITS.ticketUrl }),
 	priceText: lazyT('admin.events.validation.priceText', { max: EVENT_LIMITS.priceText }),
 	status: lazyT('admin.events.validation.status'),
-	description: lazyT('admin.events.validation.description', { max: frenchNumber(EVENT_LIMITS.description) }),
+	description: lazyT('admin.events.validation.description', { max: frenchInteger(EVENT_LIMITS.description) }),
 	cover: lazyT('admin.events.validation.cover'),
 } as const
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { emailField } from '#app/features/accounts/fields.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The newsletter's rules and its forms' schemas, shared by the browser and the server. The
@@ -64,5 +65,5 @@ export const CampaignSchema = z.object({
 		.string({ error: 'Écrivez le message.' })
 		.trim()
 		.min(1, 'Écrivez le message.')
-		.max(BODY_MAX, `Le message ne peut pas dépasser ${BODY_MAX.toLocaleString('fr-FR')} caractères.`),
+		.max(BODY_MAX, `Le message ne peut pas dépasser ${frenchInteger(BODY_MAX)} caractères.`),
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SETLIST_ITEM_KINDS } from '#app/platform/db/schema.ts'
 import { MAX_SONG_SECONDS, parseDuration } from './duration.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The setlist screens' forms: one Zod schema each for the browser's constraints and the server's
@@ -18,7 +19,7 @@ export const SETLIST_MESSAGES = {
 	durationMax: 'Une durée ne peut pas dépasser 99:59.',
 	musicalKeyMax: `La tonalité ne peut pas dépasser ${SONG_LIMITS.musicalKey} caractères.`,
 	tempo: `Le tempo est un nombre entier de battements par minute, entre ${SONG_LIMITS.tempoMin} et ${SONG_LIMITS.tempoMax}.`,
-	notesMax: `Les notes ne peuvent pas dépasser ${SONG_LIMITS.notes.toLocaleString('fr-FR')} caractères.`,
+	notesMax: `Les notes ne peuvent pas dépasser ${frenchInteger(SONG_LIMITS.notes)} caractères.`,
 	name: 'Donnez un nom à la setlist.',
 	nameMax: `Le nom ne peut pas dépasser ${SETLIST_LIMITS.name} caractères.`,
 	items: 'La liste des morceaux envoyée est illisible : rechargez la page.',
