@@ -43,6 +43,13 @@ describe('deferHydration', () => {
 		)
 	})
 
+	it("rewrites React Router's script only, not another module script before it", () => {
+		const other = '<script type="module" async="">import "/assets/other.js";</script>'
+		const html = deferHydration(page(routeModulesScript).replace('<main>', `${other}<main>`))
+		expect(html).toContain(other)
+		expect(html).toContain('await Promise.all([import("/assets/root-A1.js")')
+	})
+
 	it('leaves a page alone when the script is missing or reads otherwise', () => {
 		const noScript = '<!DOCTYPE html><html><body><p>Hors ligne</p></body></html>'
 		expect(deferHydration(noScript)).toBe(noScript)

@@ -75,7 +75,8 @@ const DROPPED_HEADERS = new Set([
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\/>/g
 
 /** React Router's inline module script: it imports the matched routes' modules, then the entry. */
-const ROUTE_MODULES_SCRIPT = /(<script type="module" async="">)([\s\S]*?window\.__reactRouterRouteModules[\s\S]*?)(<\/script>)/
+const ROUTE_MODULES_SCRIPT =
+	/(<script type="module" async="">)((?:(?!<\/script>)[\s\S])*?window\.__reactRouterRouteModules(?:(?!<\/script>)[\s\S])*?)(<\/script>)/
 /** One of its static imports: `import "x";` or `import * as name from "x";`, on a line of its own. */
 const STATIC_IMPORT = /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s+)?("[^"\n]+")\s*;[ \t]*$/gm
 /** Past this, the modules are fetched whatever the page is doing (a slow image, a hidden tab). */
