@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { Download, Printer, Upload } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Form, Link, useNavigation, useRevalidator } from 'react-router'
-import { validateInBrowser } from '#app/components/forms/validation.ts'
+import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'

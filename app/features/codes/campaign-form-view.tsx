@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
-import { validateInBrowser } from '#app/components/forms/validation.ts'
+import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'

@@ -2,7 +2,7 @@ import { mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Env } from '#app/platform/env.server.ts'
 import { MailAction, MailLayout, MailParagraph } from '#app/platform/mail/layout.tsx'
 import type { OutgoingMail } from '#app/platform/mail/mailer.server.ts'
-import type { ContactSubjectValue } from './form.ts'
+import type { ContactSubjectValue } from './limits.ts'
 
 /** How each subject reads in French, in mails and on the admin screen. */
 export const SUBJECT_LABELS: Record<ContactSubjectValue, string> = { booking: 'Booking', presse: 'Presse', autre: 'Autre' }

@@ -2,21 +2,13 @@ import { z } from 'zod'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
+import { CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX, CONTACT_REPLY_MAX, CONTACT_SUBJECTS } from './limits.ts'
 
 /*
- * The contact form's rules, shared by the page (Conform constraints in the browser) and the action.
+ * The contact form's schemas: its page's loader turns them into Conform constraints, its action checks with them.
  * Names and replies are single-line or bounded text: a line break in the name could otherwise be
  * used to forge mail headers, so it is refused, not cleaned.
  */
-/** The same list as the table's (checked in contact.server.ts); kept here so the browser bundle has no database code. */
-export const CONTACT_SUBJECTS = ['booking', 'presse', 'autre'] as const
-export type ContactSubjectValue = (typeof CONTACT_SUBJECTS)[number]
-
-export const CONTACT_NAME_MAX = 100
-export const CONTACT_MESSAGE_MIN = 10
-export const CONTACT_MESSAGE_MAX = 5_000
-export const CONTACT_REPLY_MAX = 10_000
-
 // Control characters (line breaks included) are exactly what must not reach a mail header.
 // oxlint-disable-next-line no-control-regex
 const singleLine = /^[^\r\n\u0000-\u001f\u007f]*$/

@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
@@ -34,6 +34,11 @@ async function limited(checks: [RuleName, string][]): Promise<{ message: string;
  * The landing page's sign-up. A filled honeypot, a known address, an unknown one: the same answer,
  * « check your inbox »; only a real new (or lapsed) address gets the confirmation mail.
  */
+/** The landing's sign-up form's HTML constraints (required, email…), from the schema its action checks. */
+export function newsletterSignupConstraint() {
+	return getZodConstraint(SubscribeSchema)
+}
+
 export async function subscribeAction(request: Request, formData: FormData) {
 	const submission = parseWithZod(formData, { schema: SubscribeSchema })
 	if (submission.status !== 'success') {

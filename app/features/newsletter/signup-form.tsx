@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Link, useFetcher } from 'react-router'
 import type { z } from 'zod'
 import { Button } from '#app/components/ui/button.tsx'
@@ -7,29 +6,33 @@ import { Checkbox } from '#app/components/ui/checkbox.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
+import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { SubscribeSchema } from './rules.ts'
+import type { SubscribeSchema } from './rules.ts'
 
 export type SignupResult = { newsletter: 'sent' | 'invalid'; result: SubmissionResult<string[]> | null }
-
-const constraint = getZodConstraint(SubscribeSchema)
+type Input = z.input<typeof SubscribeSchema>
+type Constraint = NonNullable<Parameters<typeof useForm<Input>>[0]['constraint']>
 
 /**
  * The landing page's newsletter sign-up: an address and an unticked consent. With JavaScript it
  * answers in place; without, the browser posts the page and the answer comes back in `fallback`.
  * Nothing here depends on the visitor until they submit, so the page stays cacheable.
+ *
+ * The server validates (the landing does not download Zod): `constraint` comes from the page's
+ * loader (newsletterSignupConstraint), a refused field's message stays until that field is edited.
  */
-export function NewsletterSignup(props: { action: string; fallback?: SignupResult | null; bandName: string }) {
+export function NewsletterSignup(props: { action: string; fallback?: SignupResult | null; bandName: string; constraint: Constraint }) {
 	const { t } = useTranslation()
 	const fetcher = useFetcher<SignupResult>({ key: 'newsletter-signup' })
 	const outcome = fetcher.data ?? props.fallback ?? null
-	const [form, fields] = useForm<z.input<typeof SubscribeSchema>>({
+	const [form, fields] = useForm<Input>({
 		id: 'newsletter-signup',
 		lastResult: outcome?.result,
-		constraint,
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: SubscribeSchema }),
+		constraint: props.constraint,
+		...validateOnServer,
 	})
+	const edited = useEditedFields(outcome?.result)
 	return (
 		<section id="newsletter" aria-labelledby="newsletter-titre" className="border-t border-line bg-surface">
 			<div className="mx-auto grid w-full max-w-page gap-8 px-gutter py-16 sm:py-20 lg:grid-cols-[1fr_minmax(0,28rem)] lg:items-start lg:gap-16">
@@ -46,10 +49,16 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 						<p className="mt-2 text-muted">{t('newsletter.signup.sentBody')}</p>
 					</div>
 				) : (
-					<fetcher.Form method="post" action={props.action} className="flex flex-col gap-4" {...getFormProps(form)}>
+					<fetcher.Form
+						method="post"
+						action={props.action}
+						className="flex flex-col gap-4"
+						{...getFormProps(form)}
+						onInput={edited.onInput}
+					>
 						<input type="hidden" name="intent" value="newsletter" />
 						<FormError id={form.errorId} errors={form.errors} />
-						<Field label={t('newsletter.signup.email')} errors={fields.email.errors}>
+						<Field label={t('newsletter.signup.email')} errors={edited.errors(fields.email)}>
 							{(control) => (
 								<Input
 									{...getInputProps(fields.email, { type: 'email' })}
@@ -69,7 +78,7 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 						<Checkbox
 							{...getInputProps(fields.consent, { type: 'checkbox' })}
 							key={fields.consent.key}
-							errors={fields.consent.errors}
+							errors={edited.errors(fields.consent)}
 							label={
 								<>
 									{t('newsletter.signup.consent', { band: props.bandName })}{' '}

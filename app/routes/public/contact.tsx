@@ -13,8 +13,10 @@ import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { failureHeaders, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { submitContact } from '#app/features/contact/contact.server.ts'
-import { CONTACT_MESSAGE_MAX, CONTACT_SUBJECTS, ContactSchema } from '#app/features/contact/form.ts'
+import { ContactSchema } from '#app/features/contact/form.ts'
+import { CONTACT_MESSAGE_MAX, CONTACT_SUBJECTS } from '#app/features/contact/limits.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { frenchInteger } from '#app/features/site/french-integer.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -130,7 +132,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
 					</Field>
 					<Field
 						label={t('contact.fields.message')}
-						hint={t('contact.fields.messageHint', { max: CONTACT_MESSAGE_MAX.toLocaleString('fr-FR') })}
+						hint={t('contact.fields.messageHint', { max: frenchInteger(CONTACT_MESSAGE_MAX) })}
 						errors={edited.errors(fields.message)}
 					>
 						{(control) => <Textarea {...getTextareaProps(fields.message)} {...control} rows={8} />}

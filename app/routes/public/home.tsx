@@ -8,7 +8,7 @@ import { EventList } from '#app/components/event-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { cachedNextEvents } from '#app/features/events/cache.server.ts'
-import { subscribeAction } from '#app/features/newsletter/public.server.ts'
+import { newsletterSignupConstraint, subscribeAction } from '#app/features/newsletter/public.server.ts'
 import { NewsletterSignup } from '#app/features/newsletter/signup-form.tsx'
 import { getBand } from '#app/features/site/band.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
@@ -16,7 +16,7 @@ import type { loader as rootLoader } from '#app/root.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('home', 'events', 'newsletter.signup', 'auth.validation')
+export const handle = routeStrings('home', 'events', 'newsletter.signup')
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	if (!data) return []
@@ -35,7 +35,13 @@ const NEXT_EVENTS = 5
 export async function loader() {
 	const band = getBand()
 	const next = await cachedNextEvents(await getDb(), NEXT_EVENTS)
-	return { name: band.name, tagline: band.tagline, events: next.events, hasPast: next.hasPast }
+	return {
+		name: band.name,
+		tagline: band.tagline,
+		events: next.events,
+		hasPast: next.hasPast,
+		signupConstraint: newsletterSignupConstraint(),
+	}
 }
 
 /** The newsletter sign-up (features/newsletter): its answer comes only after this POST, never on a GET. */
@@ -97,7 +103,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 				</div>
 			</section>
 			<NextEvents events={loaderData.events} hasPast={loaderData.hasPast} />
-			<NewsletterSignup action="/?index" fallback={actionData} bandName={band.name} />
+			<NewsletterSignup action="/?index" fallback={actionData} bandName={band.name} constraint={loaderData.signupConstraint} />
 		</>
 	)
 }

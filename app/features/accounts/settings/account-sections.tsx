@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import type { z } from 'zod'
 import { Form } from 'react-router'
-import { validateInBrowser } from '#app/components/forms/validation.ts'
+import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
