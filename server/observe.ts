@@ -5,7 +5,8 @@
  * (app/platform/request-context.server.ts, metrics.server.ts); the build hands them over.
  */
 import type http from 'node:http'
-import { matchRoutes, type ServerBuild } from 'react-router'
+import type { ServerBuild } from 'react-router'
+import { createRouteLookup } from './route-lookup.ts'
 
 export interface ObserveHooks {
 	recordRequest(route: string, method: string, status: number, seconds: number): void
@@ -14,50 +15,17 @@ export interface ObserveHooks {
 	runWithRequestId<T>(requestId: string, run: () => T): T
 }
 
-interface RouteNode {
-	id: string
-	path?: string
-	index?: boolean
-	caseSensitive?: boolean
-	children: RouteNode[]
-}
-
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
-	type BuildRoute = NonNullable<ServerBuild['routes'][string]>
-	const byParent = new Map<string | undefined, BuildRoute[]>()
-	for (const route of Object.values(build.routes)) {
-		if (!route) continue
-		const siblings = byParent.get(route.parentId) ?? []
-		siblings.push(route)
-		byParent.set(route.parentId, siblings)
-	}
-	const tree = (parent: string | undefined): RouteNode[] =>
-		(byParent.get(parent) ?? []).map((route) => ({
-			id: route.id,
-			path: route.path,
-			index: route.index,
-			caseSensitive: route.caseSensitive,
-			children: tree(route.id),
-		}))
-	const routes = tree(undefined)
+	const lookup = createRouteLookup(build.routes)
 
-	/**
-	 * The route module that answers a path (client navigations ask for `<path>.data`). Matching costs
-	 * more than serving a page from the anonymous page cache: paths seen recently are remembered.
-	 */
-	const known = new Map<string, string>()
+	/** The route module that answers a path (client navigations ask for `<path>.data`). */
 	const routeOf = (pathname: string): string => {
-		const remembered = known.get(pathname)
-		if (remembered !== undefined) return remembered
 		let path = pathname
 		if (path === '/_root.data') path = '/'
 		else if (path.endsWith('.data')) path = path.slice(0, -'.data'.length)
-		const route = matchRoutes(routes as never, path)?.at(-1)?.route.id ?? 'unmatched'
-		if (known.size >= 2_000) known.clear()
-		known.set(pathname, route)
-		return route
+		return lookup(path) ?? 'unmatched'
 	}
 
 	return {

@@ -17,8 +17,9 @@ import type http from 'node:http'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
-import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
+import type { ServerBuild } from 'react-router'
 import { preferredEncoding, type Encoding } from './compression.ts'
+import { createRouteLookup } from './route-lookup.ts'
 
 /** What the app hands the cache (the build's `pageCache` export, app/entry.server.tsx). */
 export interface PageCacheApp {
@@ -126,31 +127,6 @@ export function deferHydration(html: string): string {
 	return html.replace(whole, () => open + deferred + close)
 }
 
-type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteNode[] }
-
-/** The build's flat route table as the tree React Router matches against. */
-function routeTree(routes: ServerBuild['routes']): RouteNode[] {
-	const children = new Map<string | undefined, NonNullable<ServerBuild['routes'][string]>[]>()
-	for (const route of Object.values(routes)) {
-		if (!route) continue
-		const siblings = children.get(route.parentId) ?? []
-		siblings.push(route)
-		children.set(route.parentId, siblings)
-	}
-	const nodes = (parentId: string | undefined): RouteNode[] =>
-		(children.get(parentId) ?? []).map((route) => {
-			const below = nodes(route.id)
-			return {
-				id: route.id,
-				path: route.path,
-				index: route.index,
-				caseSensitive: route.caseSensitive,
-				...(below.length > 0 ? { children: below } : {}),
-			}
-		})
-	return nodes(undefined)
-}
-
 /** The SHA-256 (base64) of every inline script of a document, as CSP hash sources want them. */
 export function inlineScriptHashes(html: string): string[] {
 	const hashes = new Set<string>()
@@ -186,7 +162,7 @@ export function createPageCache(options: {
 }) {
 	const { app, render, siteUrl } = options
 	const now = options.now ?? Date.now
-	const routes = routeTree(options.build.routes)
+	const routeOf = createRouteLookup(options.build.routes)
 	const entries = new LRUCache<string, Entry>({
 		maxSize: MAX_BYTES,
 		sizeCalculation: (entry) => entry.bodies.identity.length + entry.bodies.gzip.length + entry.bodies.br.length + 1024,
@@ -205,7 +181,7 @@ export function createPageCache(options: {
 		// A path already kept passed the rule below when it was stored.
 		if (entries.has(path)) return path
 		if (path.endsWith('.data') || path.startsWith('/__')) return null
-		const leaf = matchRoutes(routes as RouteObject[], path)?.at(-1)?.route.id
+		const leaf = routeOf(path)
 		return leaf && app.routeIds.has(leaf) ? path : null
 	}
 
