@@ -34,9 +34,11 @@ async function limited(checks: [RuleName, string][]): Promise<{ message: string;
  * The landing page's sign-up. A filled honeypot, a known address, an unknown one: the same answer,
  * « check your inbox »; only a real new (or lapsed) address gets the confirmation mail.
  */
+let signupConstraint: ReturnType<typeof getZodConstraint> | undefined
+
 /** The landing's sign-up form's HTML constraints (required, email…), from the schema its action checks. */
 export function newsletterSignupConstraint() {
-	return getZodConstraint(SubscribeSchema)
+	return (signupConstraint ??= getZodConstraint(SubscribeSchema))
 }
 
 export async function subscribeAction(request: Request, formData: FormData) {
