@@ -15,12 +15,15 @@ import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
+import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
 export const streamTimeout = 5_000
 /** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */
 const PAGE_CACHE_FILL_HEADER = 'x-page-cache-fill'
+/** The routes a page's render needs, not the whole table (platform/render-manifest.server.ts). */
+const forRender = createRenderManifests()
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
 	const nonce = randomBytes(16).toString('base64')
@@ -37,7 +40,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
 					<I18nProvider language={LANGUAGE} resources={resources}>
 						<StylesheetTextProvider value={stylesheetText}>
-							<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+							<ServerRouter context={forRender(routerContext)} url={request.url} nonce={nonce} />
 						</StylesheetTextProvider>
 					</I18nProvider>
 				</RequestIdProvider>

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import translation from '../../public/locales/fr-FR/translation.json'
 import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
-import { ensureBuild, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
+import { cookiesOf, ensureBuild, setUpFirstAdmin, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
 
 /*
  * The anonymous page cache through the real HTTP server (server/index.ts on a production build):
@@ -47,16 +47,6 @@ function post(server: SiteServer, path: string, fields: Record<string, string>, 
 	})
 }
 
-function cookiesOf(response: Response): Record<string, string> {
-	const jar: Record<string, string> = {}
-	for (const line of response.headers.getSetCookie()) {
-		const [pair] = line.split(';')
-		const at = pair!.indexOf('=')
-		const value = pair!.slice(at + 1)
-		if (value) jar[pair!.slice(0, at).trim()] = value
-	}
-	return jar
-}
 const cookieHeader = (jar: Record<string, string>) =>
 	Object.entries(jar)
 		.map(([name, value]) => `${name}=${value}`)
@@ -98,16 +88,7 @@ beforeAll(async () => {
 	a = await start()
 	b = kind === 'postgres' ? await start() : a
 	// The first admin, through the set-up link the last started instance wrote to its log.
-	const link = /"setupLink":"([^"]+)"/.exec(b.output())?.[1]
-	if (!link) throw new Error(`no set-up link in the log:\n${b.output()}`)
-	const setup = await post(a, new URL(link).pathname + new URL(link).search, {
-		name: 'Régie du groupe',
-		email: 'regie@exemple.fr',
-		password: PASSWORD,
-		confirm: PASSWORD,
-	})
-	expect(setup.status).toBe(302)
-	const jar = cookiesOf(setup)
+	const jar = await setUpFirstAdmin(b, { name: 'Régie du groupe', email: 'regie@exemple.fr', password: PASSWORD })
 	adminCookie = `better-auth.session_token=${jar['better-auth.session_token']}`
 	expect(adminCookie).toMatch(/session_token=.+/)
 	flashCookie = `flash=${jar.flash}`

@@ -196,6 +196,40 @@ export async function startSiteServer(options: {
 	throw new Error(`The server did not answer /healthz in time (${problem}):\n${output}`)
 }
 
+/**
+ * The first admin of a fresh site, set up through the link the server wrote to its log (as a host
+ * would): the cookies the set-up answer set (the session, and the flash of its redirect).
+ */
+export async function setUpFirstAdmin(
+	server: SiteServer,
+	account: { name: string; email: string; password: string },
+): Promise<Record<string, string>> {
+	const link = /"setupLink":"([^"]+)"/.exec(server.output())?.[1]
+	if (!link) throw new Error(`no set-up link in the log:\n${server.output()}`)
+	const url = new URL(link)
+	const response = await fetch(server.origin + url.pathname + url.search, {
+		method: 'POST',
+		headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ ...account, confirm: account.password }),
+		redirect: 'manual',
+	})
+	await response.arrayBuffer()
+	if (response.status !== 302) throw new Error(`the set-up form answered ${response.status}`)
+	return cookiesOf(response)
+}
+
+/** The cookies a response sets, by name (those it clears left out). */
+export function cookiesOf(response: Response): Record<string, string> {
+	const jar: Record<string, string> = {}
+	for (const line of response.headers.getSetCookie()) {
+		const [pair] = line.split(';')
+		const at = pair!.indexOf('=')
+		const value = pair!.slice(at + 1)
+		if (value) jar[pair!.slice(0, at).trim()] = value
+	}
+	return jar
+}
+
 /** Whether a process with that id still exists. */
 export function isRunning(pid: number): boolean {
 	try {

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
+import { ensureBuild, setUpFirstAdmin, TEST_BUILD_DIR, startSiteServer, type SiteServer } from '../support/site-server.ts'
+
+/*
+ * A page is rendered from the routes it needs rather than the whole table
+ * (app/platform/render-manifest.server.ts). What the browser is told must not change: the route
+ * manifest written in each page is exactly what React Router's lazy discovery promises, the
+ * routes matching the page's path and each of its parent paths, as its own /__manifest endpoint
+ * (answered from the whole table) gives them.
+ */
+const kind = databaseKind()
+const PASSWORD = 'un long mot de passe du groupe 2026'
+
+let database: TestDatabase
+let site: SiteServer
+let adminCookie = ''
+
+type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: string }
+type PageManifest = { version: string; routes: Record<string, RouteEntry> }
+
+/** The manifest a page hands the browser (`window.__reactRouterManifest = {…};`). */
+function pageManifest(html: string): PageManifest {
+	const at = html.indexOf('window.__reactRouterManifest = ')
+	expect(at, 'the page writes its route manifest').toBeGreaterThan(-1)
+	const start = at + 'window.__reactRouterManifest = '.length
+	const end = html.indexOf(';\n', start)
+	return JSON.parse(html.slice(start, end)) as PageManifest
+}
+
+/** « / » and every parent path of `pathname`, then the path itself. */
+function pathAndParents(pathname: string): string[] {
+	const segments = pathname.split('/').filter(Boolean)
+	return segments.map((_, k) => `/${segments.slice(0, k + 1).join('/')}`).concat('/')
+}
+
+/** A form sent by a browser on the site, to `path`. */
+const formPost = (): RequestInit => ({
+	method: 'POST',
+	headers: { origin: site.origin, 'content-type': 'application/x-www-form-urlencoded' },
+	body: 'champ=valeur',
+})
+
+async function expectFullTableManifest(path: string, options: { cookie?: string; post?: boolean } = {}) {
+	const init: RequestInit = options.post ? formPost() : { headers: options.cookie ? { cookie: options.cookie } : {} }
+	const response = await fetch(site.origin + path, { ...init, redirect: 'manual' })
+	const html = await response.text()
+	const manifest = pageManifest(html)
+	const query = new URLSearchParams({ version: manifest.version, paths: pathAndParents(path).join(',') })
+	const fromTable = await fetch(`${site.origin}/__manifest?${query}`)
+	expect(fromTable.status).toBe(200)
+	const expected = (await fromTable.json()) as Record<string, RouteEntry>
+	expect(Object.keys(manifest.routes).sort(), path).toEqual(Object.keys(expected).sort())
+	expect(manifest.routes, path).toEqual(expected)
+	return { status: response.status, manifest }
+}
+
+beforeAll(async () => {
+	await ensureBuild()
+	database = await createMigratedTestDatabase()
+	site = await startSiteServer({
+		buildDir: TEST_BUILD_DIR,
+		dataDir: database.dataDir,
+		env: { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'info' },
+	})
+	const jar = await setUpFirstAdmin(site, { name: 'Régie du groupe', email: 'regie@exemple.fr', password: PASSWORD })
+	expect(jar['better-auth.session_token']).toBeTruthy()
+	adminCookie = `better-auth.session_token=${jar['better-auth.session_token']}`
+}, 240_000)
+
+afterAll(async () => {
+	await site?.stop()
+	await database?.dispose()
+})
+
+describe(`the route manifest of a rendered page on ${kind}`, () => {
+	it('lists, for a visitor, the routes of the page and of its parent paths, no more, no less', async () => {
+		for (const path of ['/', '/events', '/events/inconnu', '/auth/signin', '/policies/privacy', '/contact', '/redeem']) {
+			const { manifest } = await expectFullTableManifest(path)
+			expect(manifest.routes.root).toBeDefined()
+		}
+	})
+
+	it('does the same for signed-in pages, nested and with parameters, rendered per request', async () => {
+		const editor = await expectFullTableManifest('/dashboard/admin/events/new', { cookie: adminCookie })
+		expect(editor.status).toBe(200)
+		// The page's own branch and the parents' (the dashboard, the admin frame, the landing for « / »).
+		for (const id of ['root', 'routes/dashboard/layout', 'routes/admin/layout', 'routes/admin/event-editor', 'routes/public/home'])
+			expect(Object.keys(editor.manifest.routes)).toContain(id)
+		// …and none of the table's other screens.
+		expect(editor.manifest.routes['routes/admin/codes']).toBeUndefined()
+		for (const path of [
+			'/dashboard',
+			'/dashboard/settings',
+			'/dashboard/admin/events',
+			'/dashboard/admin/setlist/songs',
+			'/dashboard/admin/codes/inconnu',
+		])
+			await expectFullTableManifest(path, { cookie: adminCookie })
+	})
+
+	it('does the same for an error page: a form sent to a path no screen answers', async () => {
+		const { status, manifest } = await expectFullTableManifest('/une/page/qui/n-existe/pas', { post: true })
+		expect(status).toBe(404)
+		expect(manifest.routes['routes/public/catch-all']).toBeDefined()
+	})
+})
