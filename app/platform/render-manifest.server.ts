@@ -4,16 +4,16 @@ import { routeTree } from './route-tree.ts'
 /*
  * What React Router's <ServerRouter> needs of the route table to render one page.
  *
- * On every render it turns `context.manifest.routes` into route objects, builds a router from them
- * (flattening and ranking every branch) and, for the browser's manifest (lazy route discovery),
- * matches « / » and each parent path of the page against them: with our route table, some 8 % of
- * the CPU of a signed-in page, whatever the page. Yet all it reads are the routes of the page's
- * matches and of those parent paths' matches; the browser learns of the others through
- * /__manifest, answered from the whole table. So the render gets a manifest holding those routes
- * alone (and their parents), worked out once per path: the same page, the same manifest in the
- * browser (tests/integration/render-manifest.test.ts), without the table's other 70 routes.
+ * On every render it turns `context.manifest.routes` into route objects and those into data routes:
+ * with our table of 74 routes, some 5 % of the CPU of a signed-in page, whatever the page. Yet the
+ * render reads only the routes of the page's matches and, for the manifest it writes for the
+ * browser (lazy route discovery), those matching « / » and each parent path of the page; the
+ * browser learns of the others through /__manifest, answered from the whole table. So the render
+ * gets a manifest holding those routes alone (and their parents), worked out once per path: the
+ * same page, the same manifest in the browser (tests/integration/render-manifest.test.ts).
  *
  * Only with lazy discovery: in the « initial » mode the browser gets the whole table in the page.
+ * See docs/decisions/render-with-matched-routes.md.
  */
 
 type Manifest = EntryContext['manifest']
@@ -30,25 +30,39 @@ function parentPaths(pathname: string): string[] {
 	return paths
 }
 
+/** Paths longer or deeper than any page of the site are left to React Router as they are. */
+const LONGEST_KEPT_PATH = 512
+const DEEPEST_KEPT_PATH = 16
+
 /**
- * `forRender(context)`: the entry context to render with. At most `remembered` pages are kept
- * per build; past that the memory starts over (a crawler's stream of new paths costs one match of
- * the whole table per page, as React Router's own render does).
+ * `forRender(context)`: the entry context to render with. A path is worked out the second time it
+ * is rendered (the first is rendered from the whole table, as React Router does): a stream of
+ * made-up addresses never costs the matching of their parent paths. At most `remembered` paths are
+ * kept per build, and as many first sightings; past that each memory starts over.
  */
 export function createRenderManifests(remembered = 2_000) {
-	const perBuild = new WeakMap<Manifest, { tree: RouteObject[]; known: Map<string, Manifest> }>()
+	const perBuild = new WeakMap<Manifest, { tree: RouteObject[]; seen: Set<string>; known: Map<string, Manifest> }>()
 
 	function trimmed(manifest: Manifest, pathname: string, matchIds: string[]): Manifest {
 		let build = perBuild.get(manifest)
 		if (!build) {
-			build = { tree: routeTree(manifest.routes), known: new Map() }
+			build = { tree: routeTree(manifest.routes), seen: new Set(), known: new Map() }
 			perBuild.set(manifest, build)
 		}
 		const key = `${matchIds.join(' ')} ${pathname}`
 		const known = build.known.get(key)
 		if (known) return known
+		if (pathname.length > LONGEST_KEPT_PATH) return manifest
+		const parents = parentPaths(pathname)
+		if (parents.length > DEEPEST_KEPT_PATH) return manifest
+		if (!build.seen.has(key)) {
+			if (build.seen.size >= remembered) build.seen.clear()
+			build.seen.add(key)
+			return manifest
+		}
+		build.seen.delete(key)
 		const ids = new Set(matchIds)
-		for (const path of parentPaths(pathname)) for (const match of matchRoutes(build.tree, path) ?? []) ids.add(match.route.id!)
+		for (const path of parents) for (const match of matchRoutes(build.tree, path) ?? []) ids.add(match.route.id!)
 		// Every route's parents too: React Router builds the routes it is given as a tree from the root.
 		// (A parent added here is visited in turn; its own parents are already in.)
 		for (const id of ids) {
@@ -71,6 +85,6 @@ export function createRenderManifests(remembered = 2_000) {
 			location.pathname,
 			matches.map((match) => match.route.id),
 		)
-		return { ...context, manifest }
+		return manifest === context.manifest ? context : { ...context, manifest }
 	}
 }
