@@ -10,7 +10,7 @@ import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
 import { limitBody } from './body-limit.ts'
-import { refuseMalformed } from './request-guard.ts'
+import { refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { compressResponse } from './compression.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
@@ -99,6 +99,7 @@ const server = http.createServer((req, res) => {
 		res.end('Requête invalide.')
 		return
 	}
+	if (refuseAbsurdPath(pathname, res)) return
 	kind = 'static'
 	if (serveStatic(req, res, pathname)) return
 	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isValidHost } from './request-guard.ts'
+import { isPlausiblePath, isValidHost } from './request-guard.ts'
 
 describe('isValidHost', () => {
 	it('accepts names, addresses and ports a browser sends', () => {
@@ -9,5 +9,24 @@ describe('isValidHost', () => {
 	it('refuses a port out of range, a missing host, spaces, paths and credentials', () => {
 		for (const host of [undefined, '', 'x:99999', 'x:0', 'a b', 'x/y', 'user@x', 'x:', '[::1', 'é.fr'])
 			expect(isValidHost(host), String(host)).toBe(false)
+	})
+})
+
+describe('isPlausiblePath', () => {
+	it('accepts every kind of address the site makes', () => {
+		for (const path of [
+			'/',
+			'/events/AbC123xyz_-9',
+			'/dashboard/admin/codes/batches/AbC123xyz_-9/export.csv',
+			'/media/media/abc/1200.avif',
+		])
+			expect(isPlausiblePath(path), path).toBe(true)
+		expect(isPlausiblePath('/x'.repeat(32))).toBe(true)
+		expect(isPlausiblePath(`/${'x'.repeat(1_023)}`)).toBe(true)
+	})
+	it('refuses a path longer or deeper than any of them could be', () => {
+		expect(isPlausiblePath('/x'.repeat(33))).toBe(false)
+		expect(isPlausiblePath(`/${'x'.repeat(1_024)}`)).toBe(false)
+		expect(isPlausiblePath('/a'.repeat(4_000))).toBe(false)
 	})
 })

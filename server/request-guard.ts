@@ -3,7 +3,8 @@ import type http from 'node:http'
 /*
  * What no browser sends is refused before anything else reads the request, with a short French
  * answer and never a stack trace: a method the site does not serve (TRACE, CONNECT, anything
- * invented) is a 405, a Host that is not a host name with a valid port is a 400.
+ * invented) is a 405, a Host that is not a host name with a valid port is a 400, a path far longer
+ * or deeper than any address of the site is a 414.
  */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 export const ALLOWED_METHODS = [...METHODS].join(', ')
@@ -18,9 +19,32 @@ export function isValidHost(host: string | undefined): boolean {
 	return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535)
 }
 
+/**
+ * The site's longest addresses (a code batch's export, an image rendition) are under 100
+ * characters and 7 segments; the query string is not counted. React Router matches every parent
+ * path of a page it renders: a form sent to a made-up path of 4,000 segments cost a second of CPU.
+ */
+const LONGEST_PATH = 1_024
+const DEEPEST_PATH = 32
+
+/** Whether a request path (without its query string) is one the site could have made. */
+export function isPlausiblePath(pathname: string): boolean {
+	if (pathname.length > LONGEST_PATH) return false
+	let segments = 0
+	for (let at = pathname.indexOf('/'); at !== -1; at = pathname.indexOf('/', at + 1)) if (++segments > DEEPEST_PATH) return false
+	return true
+}
+
 function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
 	res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers })
 	res.end(message)
+}
+
+/** Answers an absurd path itself (414); returns true when it did. */
+export function refuseAbsurdPath(pathname: string, res: http.ServerResponse): boolean {
+	if (isPlausiblePath(pathname)) return false
+	refuse(res, 414, 'Adresse trop longue.')
+	return true
 }
 
 /** Answers a malformed request itself; returns true when it did. */

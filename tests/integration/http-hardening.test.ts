@@ -64,6 +64,21 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 			expect(answer).not.toMatch(/\bat \S+ \(|Error:/)
 		})
 
+		it('answers a path far longer or deeper than any of the site’s with a 414, before any page is rendered', async () => {
+			for (const path of ['/a'.repeat(4_000), `/${'x'.repeat(2_000)}`]) {
+				const response = await fetch(server.origin + path, {
+					method: 'POST',
+					headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded' },
+					body: 'champ=valeur',
+				})
+				expect(response.status, path.slice(0, 20)).toBe(414)
+				expect(await response.text()).toBe('Adresse trop longue.')
+			}
+			// A made-up address of an ordinary depth still goes to the landing page.
+			const ordinary = await fetch(`${server.origin}/une/page/qui/n-existe/pas`, { redirect: 'manual' })
+			expect(ordinary.status).toBe(302)
+		})
+
 		it('answers a Host with an impossible port with a 400, never a 500', async () => {
 			for (const host of ['x:99999', 'exemple.fr:0']) {
 				const answer = await raw(server.origin, `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
