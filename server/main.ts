@@ -10,6 +10,7 @@ import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
 import { limitBody } from './body-limit.ts'
+import { createManifestBudget } from './manifest-budget.ts'
 import { refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { compressResponse } from './compression.ts'
@@ -56,6 +57,8 @@ const pageCache = createPageCache({
 	onError: (error) => log.error({ err: error }, 'page cache error'),
 })
 const https = env.SITE_URL.startsWith('https://')
+// Paths React Router's /__manifest may match per client address (server/manifest-budget.ts).
+const manifestBudget = createManifestBudget()
 // Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
 const countPageView =
 	env.PAGE_VIEWS === 'on' ? attachPageViewCounting(platform, (error) => log.warn({ err: error }, 'page view not counted')) : null
@@ -92,14 +95,19 @@ const server = http.createServer((req, res) => {
 	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).
 	if (refuseMalformed(req, res)) return
 
-	try {
-		pathname = new URL(req.url ?? '/', 'http://x').pathname
-	} catch {
+	const url = URL.parse(req.url ?? '/', 'http://x')
+	if (!url) {
 		res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
 		res.end('Requête invalide.')
 		return
 	}
+	pathname = url.pathname
 	if (refuseAbsurdPath(pathname, res)) return
+	if (pathname === '/__manifest' && !manifestBudget(address, url.search)) {
+		res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '10' })
+		res.end('Trop de requêtes.')
+		return
+	}
 	kind = 'static'
 	if (serveStatic(req, res, pathname)) return
 	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.

@@ -179,4 +179,29 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 			expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
 		})
 	})
+
+	// Last: its requests fill the log the tests above read, and spend this address's budget.
+	describe('route discovery', () => {
+		it('gives each address a budget of paths React Router’s /__manifest matches, then a 429', async () => {
+			const page = await (await fetch(`${server.origin}/auth/signin`)).text()
+			const version = /"version":\s*"([^"]+)"/.exec(page)?.[1]
+			expect(version).toBeTruthy()
+			// 1,000 made-up paths a request (a browser sends a page's undiscovered links, tens to hundreds).
+			const ask = (round: number) =>
+				`${server.origin}/__manifest?version=${version}&paths=${Array.from({ length: 1_000 }, (_, k) => `/${(round * 1_000 + k).toString(36)}`).join(',')}`
+			for (let round = 0; round < 10; round++) {
+				const answer = await fetch(ask(round))
+				expect(answer.status, `request ${round + 1}`).toBe(200)
+				await answer.arrayBuffer()
+			}
+			const refused = await fetch(ask(10))
+			expect(refused.status).toBe(429)
+			expect(refused.headers.get('retry-after')).toBe('10')
+			expect(await refused.text()).toBe('Trop de requêtes.')
+			// A followed link asks for its path and its parents: answered even now.
+			const small = await fetch(`${server.origin}/__manifest?version=${version}&paths=/,/events`)
+			expect(small.status).toBe(200)
+			expect(Object.keys((await small.json()) as object)).toContain('routes/public/events')
+		})
+	})
 })
