@@ -11,7 +11,7 @@ import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
 import { limitBody } from './body-limit.ts'
 import { createManifestBudget } from './manifest-budget.ts'
-import { refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
+import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { compressResponse } from './compression.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
@@ -104,8 +104,7 @@ const server = http.createServer((req, res) => {
 	pathname = url.pathname
 	if (refuseAbsurdPath(pathname, res)) return
 	if (pathname === '/__manifest' && !manifestBudget(address, url.search)) {
-		res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '10' })
-		res.end('Trop de requêtes.')
+		refuse(res, 429, 'Trop de requêtes.', { 'Retry-After': '10' })
 		return
 	}
 	kind = 'static'

@@ -35,7 +35,8 @@ export function isPlausiblePath(pathname: string): boolean {
 	return true
 }
 
-function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+/** A short plain French answer that no cache keeps. */
+export function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
 	res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers })
 	res.end(message)
 }

@@ -28,7 +28,7 @@ function pageManifest(html: string): PageManifest {
 	return JSON.parse(html.slice(start, end)) as PageManifest
 }
 
-/** « / » and every parent path of `pathname`, then the path itself. */
+/** `pathname`, each of its parent paths and « / ». */
 function pathAndParents(pathname: string): string[] {
 	const segments = pathname.split('/').filter(Boolean)
 	return segments.map((_, k) => `/${segments.slice(0, k + 1).join('/')}`).concat('/')
