@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
@@ -16,6 +15,7 @@ import { onPublicContentChange, publicContentChanged, publicContentGeneration } 
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
 import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
+import { randomToken } from '#app/platform/random-token.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
@@ -26,7 +26,7 @@ const PAGE_CACHE_FILL_HEADER = 'x-page-cache-fill'
 const forRender = createRenderManifests()
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
-	const nonce = randomBytes(16).toString('base64')
+	const nonce = randomToken(16, 'base64')
 	const userAgent = request.headers.get('user-agent')
 	// Crawlers, no-JS clients and the page cache (server/page-cache.ts) get the whole document at once; browsers get it streamed.
 	const wholeDocument = Boolean(

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { randomBytes } from 'node:crypto'
+import { randomToken } from './random-token.server.ts'
 
 /*
  * The request being served, for every log line written while serving it (pino's mixin, see
@@ -18,7 +18,7 @@ const storage = (holder[KEY] ??= new AsyncLocalStorage<RequestContext>())
 
 /** A new id: 16 URL-safe characters (96 random bits). */
 export function newRequestId(): string {
-	return randomBytes(12).toString('base64url')
+	return randomToken(12)
 }
 
 /** What a proxy may hand us as its own id: short, printable, nothing that could break a log line or a header. */
