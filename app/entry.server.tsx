@@ -16,6 +16,7 @@ import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
 import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
+import { forBrowser } from '#app/platform/route-matching.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
@@ -40,7 +41,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
 					<I18nProvider language={LANGUAGE} resources={resources}>
 						<StylesheetTextProvider value={stylesheetText}>
-							<ServerRouter context={forRender(routerContext)} url={request.url} nonce={nonce} />
+							<ServerRouter context={forBrowser(forRender(routerContext))} url={request.url} nonce={nonce} />
 						</StylesheetTextProvider>
 					</I18nProvider>
 				</RequestIdProvider>

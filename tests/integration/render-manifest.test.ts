@@ -114,3 +114,35 @@ describe(`the route manifest of a rendered page on ${kind}`, () => {
 		expect(manifest.routes['routes/public/catch-all']).toBeDefined()
 	})
 })
+
+/** What a page tells the browser of React Router's settings (`window.__reactRouterContext = {…};`). */
+function pageRouterContext(html: string): { basename: string; future: Record<string, unknown>; routeDiscovery: { mode: string } } {
+	const start = html.indexOf('window.__reactRouterContext = ')
+	expect(start, 'the page writes its router context').toBeGreaterThan(-1)
+	const json = html.slice(start + 'window.__reactRouterContext = '.length, html.indexOf(';window.__reactRouterContext.stream', start))
+	return JSON.parse(json) as ReturnType<typeof pageRouterContext>
+}
+
+describe(`the router settings a page hands the browser on ${kind}`, () => {
+	// The server matches paths with React Router's route-pattern matcher; the browser keeps its
+	// default one and must never be told to use the other (it would stop at hydration).
+	it("leave out the server's own way of matching routes, on every kind of page", async () => {
+		const pages: [string, RequestInit][] = [
+			['/', {}],
+			['/events', {}],
+			['/events', { headers: { cookie: 'visite=1' } }],
+			['/dashboard', { headers: { cookie: adminCookie } }],
+			['/dashboard/admin/events/new', { headers: { cookie: adminCookie } }],
+			['/une/page/qui/n-existe/pas', formPost()],
+		]
+		for (const [path, init] of pages) {
+			const response = await fetch(site.origin + path, { ...init, redirect: 'manual' })
+			const html = await response.text()
+			expect(html, path).not.toContain('routePatternMatching')
+			const context = pageRouterContext(html)
+			expect(context.basename, path).toBe('/')
+			expect(context.routeDiscovery.mode, path).toBe('lazy')
+			expect(Object.keys(context.future), path).not.toContain('unstable_routePatternMatching')
+		}
+	})
+})
