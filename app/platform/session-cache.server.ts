@@ -23,6 +23,10 @@ import type { Realtime } from './realtime.server.ts'
  *   takes effect within that TTL too.
  * - A read that started before a change and ends after it is not remembered (`epoch`), so a stale
  *   answer cannot come back into the cache after its invalidation.
+ * - Requests for the same key that arrive while it is being read wait for that read instead of
+ *   starting their own: when an entry expires under load, the 50 requests in flight made 50 pairs
+ *   of queries, now one. A request that arrives after an invalidation never joins a read started
+ *   before it.
  *
  * See docs/decisions/session-memory.md.
  */
@@ -67,11 +71,27 @@ export async function cachedSession<T extends { userId: string; expiresAt: Date 
 		if (value.expiresAt.getTime() > Date.now()) return value
 		entries.delete(key)
 	}
-	const startedAt = epoch
-	const value = await read()
-	const ttl = value ? Math.min(SESSION_CACHE_TTL_MS, value.expiresAt.getTime() - Date.now()) : 0
-	if (value && ttl > 0 && startedAt === epoch) entries.set(key, { userId: value.userId, value }, { ttl })
-	return value
+	return readOnce(`session\u0000${key}`, async () => {
+		const startedAt = epoch
+		const value = await read()
+		const ttl = value ? Math.min(SESSION_CACHE_TTL_MS, value.expiresAt.getTime() - Date.now()) : 0
+		if (value && ttl > 0 && startedAt === epoch) entries.set(key, { userId: value.userId, value }, { ttl })
+		return value
+	})
+}
+
+/** Reads in progress, by key, with the epoch they started in. */
+const reading = new Map<string, { epoch: number; promise: Promise<unknown> }>()
+
+/** `read()`, or the same read already in progress for this key if nothing was invalidated since it began. */
+function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
+	const current = reading.get(key)
+	if (current && current.epoch === epoch) return current.promise as Promise<T>
+	const promise = read().finally(() => {
+		if (reading.get(key)?.promise === promise) reading.delete(key)
+	})
+	reading.set(key, { epoch, promise })
+	return promise
 }
 
 /*
@@ -86,10 +106,12 @@ export async function cachedForMember<T>(userId: string, name: string, read: () 
 	const key = `${userId}\u0000${name}`
 	const hit = memberData.get(key)
 	if (hit) return hit.value as T
-	const startedAt = epoch
-	const value = await read()
-	if (startedAt === epoch) memberData.set(key, { userId, value })
-	return value
+	return readOnce(`member\u0000${key}`, async () => {
+		const startedAt = epoch
+		const value = await read()
+		if (startedAt === epoch) memberData.set(key, { userId, value })
+		return value
+	})
 }
 
 function dropLocally(userId: string | null) {
