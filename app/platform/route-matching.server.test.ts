@@ -52,11 +52,27 @@ function samplesOf(pattern: string): string[] {
 		[/:[\w-]+/, PARAMETER_VALUES],
 		[/\*/, SPLAT_VALUES],
 	] as const)
-		while (paths.some((path) => re.test(path))) paths = paths.flatMap((path) => (re.test(path) ? values.map((value) => path.replace(re, value)) : [path]))
+		while (paths.some((path) => re.test(path)))
+			paths = paths.flatMap((path) => (re.test(path) ? values.map((value) => path.replace(re, value)) : [path]))
 	return paths.flatMap((path) => [path, `${path}/`, `${path}//`, path.toUpperCase(), `${path}/en-trop`])
 }
 
-const madeUp = ['/', '//', '/nope', '/dashboard//admin', '/events/a/b/c', '/a%20b', '/%E2%82%AC', '/dashboard/admin/setlist/x/y/z', '/api', '/api/', '/media', '/files/', '/.data', '/index']
+const madeUp = [
+	'/',
+	'//',
+	'/nope',
+	'/dashboard//admin',
+	'/events/a/b/c',
+	'/a%20b',
+	'/%E2%82%AC',
+	'/dashboard/admin/setlist/x/y/z',
+	'/api',
+	'/api/',
+	'/media',
+	'/files/',
+	'/.data',
+	'/index',
+]
 
 function described(matches: ReturnType<typeof byDefault.match>) {
 	return matches?.map((match) => ({ id: match.route.id, params: match.params, pathname: match.pathname, base: match.pathnameBase })) ?? null
@@ -67,13 +83,16 @@ describe('route matching on the server', () => {
 
 	test('covers every route of the table', () => {
 		const reached = new Set(paths.flatMap((path) => byDefault.match(path)?.map((match) => match.route.id) ?? []))
-		const leaves = (entries: RouteConfigEntry[]): string[] => entries.flatMap((e) => (e.children?.length ? leaves(e.children) : [e.id ?? e.file]))
+		const leaves = (entries: RouteConfigEntry[]): string[] =>
+			entries.flatMap((e) => (e.children?.length ? leaves(e.children) : [e.id ?? e.file]))
 		expect(leaves(routes).filter((id) => !reached.has(id))).toEqual([])
 		expect(paths.length).toBeGreaterThan(500)
 	})
 
 	test('the route-pattern matcher gives the same matches as the default one, path by path', () => {
-		const differing = paths.filter((path) => JSON.stringify(described(byPattern.match(path))) !== JSON.stringify(described(byDefault.match(path))))
+		const differing = paths.filter(
+			(path) => JSON.stringify(described(byPattern.match(path))) !== JSON.stringify(described(byDefault.match(path))),
+		)
 		expect(differing.filter((path) => !path.endsWith('//'))).toEqual([])
 	})
 

@@ -24,7 +24,11 @@ export function withServerRouteMatching(build: ServerBuild): ServerBuild {
 	unstable_preloadRoutePattern()
 	// Last of the flags, so that its member in the page's JSON is always `,"…":true}` (forBrowser).
 	const { [FLAG]: _given, ...future } = build.future as ServerBuild['future'] & { [FLAG]?: boolean }
-	return { ...build, future: { ...future, [FLAG]: true } }
+	return {
+		...build,
+		// React Router's type of the framework's flags does not list this data-router flag.
+		future: { ...future, [FLAG]: true } as unknown as ServerBuild['future'],
+	}
 }
 
 /** The member React Router writes for the flag in the page's `__reactRouterContext` (JSON). */
