@@ -17,6 +17,7 @@ import { redactUrl } from '#app/platform/redact-url.ts'
 import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
 import { forBrowser } from '#app/platform/route-matching.server.ts'
+import { awaitsData, wholeBody } from '#app/platform/document-body.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
@@ -29,13 +30,19 @@ const forRender = createRenderManifests()
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
 	const nonce = randomToken(16, 'base64')
 	const userAgent = request.headers.get('user-agent')
-	// Crawlers, no-JS clients and the page cache (server/page-cache.ts) get the whole document at once; browsers get it streamed.
+	// Crawlers, no-JS clients and the page cache (server/page-cache.ts) get the whole document at
+	// once. So does every page whose loaders left nothing to wait for (platform/document-body.server.ts).
+	// Browsers get the shell first and the rest as it comes when a loader hands over a promise.
 	const wholeDocument = Boolean(
-		(userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1',
+		(userAgent && isbot(userAgent)) ||
+		routerContext.isSpaMode ||
+		request.headers.get(PAGE_CACHE_FILL_HEADER) === '1' ||
+		!awaitsData(routerContext.staticHandlerContext),
 	)
 
 	return new Promise<Response>((resolve, reject) => {
-		let shellRendered = false
+		let responded = false
+		let shellFailed = false
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
 				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
@@ -49,31 +56,31 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 			{
 				nonce,
 				onShellReady() {
-					if (!wholeDocument) respond()
+					if (!wholeDocument) respondStreamed()
 				},
 				onAllReady() {
 					// Nothing left to cut short: a timer kept alive here would hold the whole render in memory.
 					clearTimeout(abortTimer)
-					if (wholeDocument) respond()
+					if (!responded) respondWhole()
 				},
 				onShellError(error: unknown) {
+					shellFailed = true
 					clearTimeout(abortTimer)
 					reject(error)
 				},
 				onError(error: unknown) {
 					responseStatusCode = 500
-					if (shellRendered) getLogger().error({ err: error }, 'render error')
+					// An error that stops the shell is React Router's to report (handleError, below);
+					// React tells onShellError right after this, in the same turn.
+					queueMicrotask(() => shellFailed || getLogger().error({ err: error }, 'render error'))
 				},
 			},
 		)
 		// Past this, whatever is still pending is cut short.
 		const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000)
 
-		function respond() {
-			shellRendered = true
-			const body = new PassThrough()
-			// A visitor who leaves mid-stream: stop rendering for nobody.
-			body.once('close', () => clearTimeout(abortTimer))
+		function headers() {
+			responded = true
 			responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 			if (process.env.NODE_ENV === 'production') {
 				responseHeaders.set(
@@ -81,7 +88,26 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 					contentSecurityPolicy({ nonce }, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
 				)
 			}
-			resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+			return { headers: responseHeaders, status: responseStatusCode }
+		}
+
+		/** The whole document, written by React at once: one body, without a stream to pass through. */
+		function respondWhole() {
+			const init = headers()
+			pipe(
+				wholeBody((body) => {
+					init.headers.set('Content-Length', String(body.byteLength))
+					resolve(new Response(body, init))
+				}),
+			)
+		}
+
+		function respondStreamed() {
+			const init = headers()
+			const body = new PassThrough()
+			// A visitor who leaves mid-stream: stop rendering for nobody.
+			body.once('close', () => clearTimeout(abortTimer))
+			resolve(new Response(createReadableStreamFromReadable(body), init))
 			pipe(body)
 		}
 	})

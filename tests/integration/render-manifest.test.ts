@@ -146,3 +146,35 @@ describe(`the router settings a page hands the browser on ${kind}`, () => {
 		}
 	})
 })
+
+describe(`how a page rendered per request is sent on ${kind}`, () => {
+	// Pages whose loaders hand over no promise are collected and sent whole
+	// (app/platform/document-body.server.ts): one body with its length, or compressed.
+	it('goes out whole, with its length, and compressed when the browser takes it', async () => {
+		for (const path of ['/dashboard', '/dashboard/admin/events', '/policies/privacy']) {
+			const plain = await fetch(site.origin + path, { headers: { cookie: adminCookie, 'accept-encoding': 'identity' } })
+			expect(plain.status, path).toBe(200)
+			const html = await plain.text()
+			expect(html, path).toMatch(/^<!DOCTYPE html>.*<\/html>$/s)
+			expect(Number(plain.headers.get('content-length')), path).toBe(Buffer.byteLength(html))
+			expect(html).toContain('window.__reactRouterContext.streamController.close()')
+
+			// Node's fetch decodes brotli itself: the same page, without a length of its own.
+			const compressed = await fetch(site.origin + path, { headers: { cookie: adminCookie, 'accept-encoding': 'br' } })
+			expect(compressed.headers.get('content-encoding'), path).toBe('br')
+			expect(compressed.headers.get('content-length'), path).toBeNull()
+			const decoded = await compressed.text()
+			expect(decoded.replace(/nonce="[^"]+"/g, '').length, path).toBe(html.replace(/nonce="[^"]+"/g, '').length)
+		}
+	})
+
+	it('is answered to HEAD with the headers alone', async () => {
+		const head = await fetch(`${site.origin}/dashboard`, {
+			method: 'HEAD',
+			headers: { cookie: adminCookie, 'accept-encoding': 'identity' },
+		})
+		expect(head.status).toBe(200)
+		expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8')
+		expect(await head.text()).toBe('')
+	})
+})
