@@ -10,6 +10,11 @@ describe('isValidHost', () => {
 		for (const host of [undefined, '', 'x:99999', 'x:0', 'a b', 'x/y', 'user@x', 'x:', '[::1', 'é.fr'])
 			expect(isValidHost(host), String(host)).toBe(false)
 	})
+	it('answers the same the second time, and after many hosts were seen', () => {
+		for (let k = 0; k < 200; k++) expect(isValidHost(`site-${k}.example:${1_000 + k}`)).toBe(true)
+		for (const host of ['localhost:3000', 'site-199.example:1199']) expect(isValidHost(host), host).toBe(true)
+		for (const host of ['x:99999', 'a b', 'x:99999']) expect(isValidHost(host), host).toBe(false)
+	})
 })
 
 describe('isPlausiblePath', () => {

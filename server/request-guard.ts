@@ -9,8 +9,19 @@ import type http from 'node:http'
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 export const ALLOWED_METHODS = [...METHODS].join(', ')
 
+/** Host headers found valid lately: a site answers to a handful, every request names one. */
+const validHosts = new Set<string>()
+
 /** A Host header a URL can be built on: a name or an address, and a port in 1–65535 if any. */
 export function isValidHost(host: string | undefined): boolean {
+	if (host !== undefined && validHosts.has(host)) return true
+	if (!checkHost(host)) return false
+	if (validHosts.size >= 64) validHosts.clear()
+	validHosts.add(host!)
+	return true
+}
+
+function checkHost(host: string | undefined): boolean {
 	if (!host || host.length > 255) return false
 	if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return false
 	const url = URL.parse(`http://${host}/`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDateTime, formatEuros, formatTime } from './format.ts'
+import { formatDate, formatDateTime, formatDay, formatEuros, formatTime } from './format.ts'
 
 /** French formatting never breaks a line inside an amount: a no-break space before €, narrow ones in thousands. */
 const NBSP = '\u00a0'
@@ -27,5 +27,29 @@ describe('French formatting in Europe/Paris', () => {
 		expect(formatEuros(1234.5)).toBe(`1${NNBSP}234,50${NBSP}€`)
 		// What a reader sees: « 12,50 € ».
 		expect(formatEuros(12.5).replace(/\s/g, ' ')).toBe('12,50 €')
+	})
+})
+
+describe('formats remembered per instant', () => {
+	it('give the same text for a date, its ISO string and a later call, past the 500 kept', () => {
+		const first = new Date('2026-03-14T19:30:00Z')
+		expect(formatDay(first)).toBe('14 mars 2026')
+		expect(formatDay(first.toISOString())).toBe('14 mars 2026')
+		expect(formatTime(first)).toBe('20 h 30')
+		// 600 other instants: the memory starts over once, and answers stay right.
+		for (let k = 0; k < 600; k++) {
+			const day = new Date(Date.UTC(2026, 0, 1 + k, 12))
+			expect(formatDate(day)).toBe(
+				new Intl.DateTimeFormat('fr-FR', {
+					weekday: 'long',
+					day: 'numeric',
+					month: 'long',
+					year: 'numeric',
+					timeZone: 'Europe/Paris',
+				}).format(day),
+			)
+		}
+		expect(formatDateTime(first)).toBe('samedi 14 mars 2026 à 20 h 30')
+		expect(() => formatDay('pas une date')).toThrow(RangeError)
 	})
 })

@@ -14,23 +14,39 @@ const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'lon
 const timeFormat = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', timeZone: TIME_ZONE })
 const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 
-/** « samedi 14 mars 2026 » */
-export function formatDate(value: Date | string): string {
-	return dateFormat.format(new Date(value))
+/**
+ * The same few dates come back on every page (an event's, « membre depuis le … »), and Intl's
+ * formatting in a named time zone costs some 10 µs a call: each format keeps what it wrote for the
+ * last 500 instants it was given.
+ */
+function remembered(format: (date: Date) => string): (value: Date | string) => string {
+	const known = new Map<number, string>()
+	return (value) => {
+		const date = new Date(value)
+		const instant = date.getTime()
+		let text = known.get(instant)
+		if (text === undefined) {
+			text = format(date)
+			if (known.size >= 500) known.clear()
+			known.set(instant, text)
+		}
+		return text
+	}
 }
+
+/** « samedi 14 mars 2026 » */
+export const formatDate = remembered((date) => dateFormat.format(date))
 
 /** « 14 mars 2026 » (no weekday: for dates in a sentence, « membre depuis le … ») */
-export function formatDay(value: Date | string): string {
-	return dayFormat.format(new Date(value))
-}
+export const formatDay = remembered((date) => dayFormat.format(date))
 
 /** « 20 h 30 », « 21 h » */
-export function formatTime(value: Date | string): string {
-	const parts = timeFormat.formatToParts(new Date(value))
+export const formatTime = remembered((date) => {
+	const parts = timeFormat.formatToParts(date)
 	const hour = parts.find((p) => p.type === 'hour')?.value ?? ''
 	const minute = parts.find((p) => p.type === 'minute')?.value ?? '00'
 	return minute === '00' ? `${Number(hour)} h` : `${Number(hour)} h ${minute}`
-}
+})
 
 /** « samedi 14 mars 2026 à 20 h 30 » */
 export function formatDateTime(value: Date | string): string {
