@@ -126,6 +126,8 @@ export { recordRequest } from '#app/platform/metrics.server.ts'
 export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
 // …and counts page views of the public site once a response is finished (server/page-views.ts).
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+// …and matches paths with React Router's route-pattern matcher, which this entry hides from the browser.
+export { withServerRouteMatching } from '#app/platform/route-matching.server.ts'
 
 /** What the anonymous page cache in server/ needs from the app: its rule, its policy, its signal. */
 export const pageCache = {

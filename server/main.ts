@@ -9,7 +9,6 @@ import { createRequestListener } from '@remix-run/node-fetch-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
-import { withServerRouteMatching } from '../app/platform/route-matching.server.ts'
 import { limitBody } from './body-limit.ts'
 import { createManifestBudget } from './manifest-budget.ts'
 import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
@@ -25,15 +24,18 @@ const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, logFormat)
 
-// Paths are matched with React Router's route-pattern matcher (app/platform/route-matching.server.ts).
-const build = withServerRouteMatching((await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild)
-const platform = build.entry.module as unknown as ObserveHooks &
+const loaded = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
+const platform = loaded.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
+		withServerRouteMatching(build: ServerBuild): ServerBuild
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<{ workers: Promise<void> }>
 		pageCache: PageCacheApp
 	}
+// Paths are matched with React Router's route-pattern matcher; the build that takes the flag out of
+// its pages is the one that switches it on (app/platform/route-matching.server.ts).
+const build = platform.withServerRouteMatching(loaded)
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 // The job workers start while the server already answers (their queues wait in the database).

@@ -14,9 +14,9 @@ import routes from '../routes.ts'
  *
  * One difference is known, on paths that end in two slashes or more (`/events//`): the default
  * matcher reads them as the path without them, the route-pattern one sends them to the catch-all.
- * No link of the site makes such a path, and the answer does not change for a visitor: a GET or
- * HEAD of a path ending in a slash is redirected to the path without it before any loader runs
- * (trailing-slash.server.ts), and a form sent there is refused either way.
+ * No link of the site makes such a path; a GET or HEAD of it is redirected to the path without the
+ * slashes before any loader runs (trailing-slash.server.ts), and a form sent there gets the
+ * catch-all's 404 (docs/decisions/server-route-matching.md).
  */
 
 unstable_preloadRoutePattern()

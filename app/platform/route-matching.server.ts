@@ -13,7 +13,9 @@ import { unstable_preloadRoutePattern } from 'react-router/route-pattern'
  *
  * The flag is the server's alone. The browser keeps React Router's default matcher (it matches a
  * handful of routes, and the other one would add its code to every page), so the flag is taken out
- * of what the page tells the browser (`forBrowser`), including the pages the page cache keeps.
+ * of what the page tells the browser (`forBrowser`), including the pages the page cache keeps. The
+ * server (server/main.ts) gets `withServerRouteMatching` from the build's entry, so that a build
+ * and the flag it hides always go together.
  * See docs/decisions/server-route-matching.md.
  */
 

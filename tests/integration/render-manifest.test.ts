@@ -145,6 +145,13 @@ describe(`the router settings a page hands the browser on ${kind}`, () => {
 			expect(Object.keys(context.future), path).not.toContain('unstable_routePatternMatching')
 		}
 	})
+
+	it('while the server itself matches paths with the route-pattern matcher', async () => {
+		// The one path the two matchers read differently (app/platform/route-matching.server.test.ts):
+		// the default one sends this form to /events, which has no action (405).
+		const response = await fetch(`${site.origin}/events//`, { ...formPost(), redirect: 'manual' })
+		expect(response.status).toBe(404)
+	})
 })
 
 describe(`how a page rendered per request is sent on ${kind}`, () => {
