@@ -35,6 +35,7 @@ import {
 	num,
 	runBench,
 	seedDemo,
+	signIn,
 	startSite,
 	sum,
 	tempDir,
@@ -61,21 +62,6 @@ function buildBare() {
 		stdio: ['ignore', 'ignore', 'inherit'],
 		timeout: 120_000,
 	})
-}
-
-/** Signs in through the form as a browser would; the cookies the site set, as a Cookie header. */
-async function signIn(origin: string, email: string, password: string): Promise<string> {
-	const response = await fetch(`${origin}/auth/signin`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ email, password, redirectTo: '/dashboard' }),
-	})
-	await response.arrayBuffer()
-	const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]!)
-	if (response.status !== 302 || !cookies.some((c) => c.includes('session_token=')))
-		throw new Error(`sign-in answered ${response.status} without a session cookie`)
-	return cookies.join('; ')
 }
 
 await runBench(async () => {

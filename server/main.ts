@@ -27,7 +27,8 @@ const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefin
 const loaded = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
 const platform = loaded.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
-		withServerRouteMatching(build: ServerBuild): ServerBuild
+		/** Absent from builds made before it (bench/compare.ts may serve one): they match as React Router does. */
+		withServerRouteMatching?(build: ServerBuild): ServerBuild
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<{ workers: Promise<void> }>
@@ -35,7 +36,7 @@ const platform = loaded.entry.module as unknown as ObserveHooks &
 	}
 // Paths are matched with React Router's route-pattern matcher; the build that takes the flag out of
 // its pages is the one that switches it on (app/platform/route-matching.server.ts).
-const build = platform.withServerRouteMatching(loaded)
+const build = platform.withServerRouteMatching?.(loaded) ?? loaded
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 // The job workers start while the server already answers (their queues wait in the database).

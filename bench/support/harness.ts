@@ -179,6 +179,21 @@ export async function startSite(name: string, options: Omit<SiteOptions, 'port'>
 }
 
 /** bench/static-server.ts serving `file` (the baseline: plain node:http, streamed from disk). */
+/** Signs in through the form as a browser would; the cookies the site set, as a Cookie header. */
+export async function signIn(origin: string, email: string, password: string): Promise<string> {
+	const response = await fetch(`${origin}/auth/signin`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ email, password, redirectTo: '/dashboard' }),
+	})
+	await response.arrayBuffer()
+	const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]!)
+	if (response.status !== 302 || !cookies.some((c) => c.includes('session_token=')))
+		throw new Error(`sign-in answered ${response.status} without a session cookie`)
+	return cookies.join('; ')
+}
+
 export async function startStatic(file: string): Promise<RunningSite> {
 	const port = await freePort()
 	const spawnedAt = performance.now()

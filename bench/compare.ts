@@ -1,0 +1,85 @@
+/*
+ * Two builds of the site, one page, loaded in the same seconds: which one costs less CPU per request.
+ *
+ *   node_modules/.bin/node bench/compare.ts <build A> <build B> [path]    (default /dashboard, signed in)
+ *   ANONYMOUS=1 …                                                          (no session cookie)
+ *   BENCH_SECONDS=5 BENCH_ROUNDS=10 …                                      (the defaults)
+ *
+ * A virtual machine's speed can drift by a third within a minute: two runs of bench/dashboard.ts
+ * taken apart cannot tell a change of 10 %. Here both builds serve copies of one data folder
+ * seeded with the demo events and an admin account (signed in once on each), and take the load at
+ * the same time: 25 connections each, rounds of 5 s. Each round gives the CPU per request of each
+ * server (user + system time, /proc); the result is each build's median and the number of rounds in
+ * which B cost less than A. The server code (server/) is this checkout's for both: what is compared
+ * is what the builds hold. Make each build with `BUILD_DIR=<folder> npm run build`.
+ * Loopback only; every process started here is stopped before exit.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { stop } from './processes.ts'
+import { cannon, makeLog, median, runBench, seedDemo, signIn, startSite, tempDir, type Round, type Target } from './support/harness.ts'
+
+const [buildA, buildB, page = '/dashboard'] = process.argv.slice(2)
+const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 10)
+const anonymous = process.env.ANONYMOUS === '1'
+const log = makeLog('compare')
+
+await runBench(async () => {
+	if (!buildA || !buildB || !page.startsWith('/')) {
+		console.error('usage: node bench/compare.ts <build A> <build B> [path]')
+		return 2
+	}
+	for (const build of [buildA, buildB])
+		if (!fs.existsSync(path.join(build, 'server', 'index.js')))
+			throw new Error(`${build} holds no build (BUILD_DIR=${build} npm run build)`)
+
+	const seeded = tempDir('band-bench-compare-')
+	const email = 'bench-admin@example.test'
+	const password = randomBytes(12).toString('base64url')
+	log('seeding the demo events and an admin account')
+	seedDemo({ buildDir: buildB, dataDir: seeded }, ['--admin', `${email}:${password}`])
+
+	const targets: (Target & { child: Awaited<ReturnType<typeof startSite>>['child'] })[] = []
+	for (const [name, buildDir] of [
+		['A', buildA],
+		['B', buildB],
+	] as const) {
+		const dataDir = tempDir(`band-bench-compare-${name}-`)
+		fs.cpSync(seeded, dataDir, { recursive: true })
+		const site = await startSite(`compare-${name}`, { buildDir, dataDir })
+		const cookie = anonymous ? undefined : await signIn(site.origin, email, password)
+		const target = { name, url: site.origin + page, pids: [site.pid], headers: cookie ? { cookie } : undefined, child: site.child }
+		const check = await fetch(target.url, { headers: target.headers, redirect: 'manual' })
+		await check.arrayBuffer()
+		if (check.status !== 200) throw new Error(`${page} on build ${name} answered ${check.status}`)
+		targets.push(target)
+	}
+
+	const both = () => Promise.all(targets.map((target) => cannon(target, seconds, { connections: 25 })))
+	log('warm-up: 2 s')
+	await Promise.all(targets.map((target) => cannon(target, 2, { connections: 25 })))
+	const perRequest: [number[], number[]] = [[], []]
+	for (let round = 0; round < rounds; round++) {
+		const results: Round[] = await both()
+		results.forEach((result, k) => {
+			if (result.unexpected || result.errors)
+				log(`round ${round + 1}, build ${targets[k]!.name}: ${result.unexpected} unexpected answers, ${result.errors} errors`)
+			perRequest[k]!.push(result.cpuMs / result.requests)
+		})
+		log(`round ${round + 1}: A ${perRequest[0].at(-1)!.toFixed(3)} ms, B ${perRequest[1].at(-1)!.toFixed(3)} ms CPU per request`)
+	}
+	await Promise.all(targets.map((target) => stop(target.child)))
+
+	const [a, b] = perRequest.map(median) as [number, number]
+	const lower = perRequest[1].filter((value, k) => value < perRequest[0][k]!).length
+	console.log(
+		[
+			`${page}${anonymous ? '' : ', signed in'}: ${rounds} rounds of ${seconds} s, both builds at once (25 connections each)`,
+			`A ${buildA}: ${a.toFixed(3)} ms CPU per request (median round)`,
+			`B ${buildB}: ${b.toFixed(3)} ms CPU per request (median round), ${(((b - a) / a) * 100).toFixed(1)} % against A`,
+			`B cost less than A in ${lower} rounds of ${rounds}`,
+		].join('\n'),
+	)
+})
