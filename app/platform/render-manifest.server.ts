@@ -77,14 +77,44 @@ export function createRenderManifests(remembered = 2_000) {
 		return result
 	}
 
+	/*
+	 * The render also matches « / » and each parent path against the whole table, to list the
+	 * routes of the manifest it writes (React Router's router.match(), which is the request
+	 * handler's `_match`). For a given table those matches never change: they are kept, per path,
+	 * for up to `remembered` paths. Only the routes' ids are read from them.
+	 */
+	const parentMatches = new WeakMap<Match, Map<string, ReturnType<Match>>>()
+
+	function rememberingMatch(match: Match): Match {
+		let known = parentMatches.get(match)
+		if (!known) {
+			known = new Map()
+			parentMatches.set(match, known)
+		}
+		const memory = known
+		return (location) => {
+			if (typeof location !== 'string' || location.length > LONGEST_KEPT_PATH) return match(location)
+			let matches = memory.get(location)
+			if (matches === undefined) {
+				matches = match(location)
+				if (memory.size >= remembered) memory.clear()
+				memory.set(location, matches)
+			}
+			return matches
+		}
+	}
+
 	return function forRender(context: EntryContext): EntryContext {
 		if (context.isSpaMode || context.routeDiscovery.mode !== 'lazy') return context
-		const { location, matches } = context.staticHandlerContext
+		const { location, matches, _match } = context.staticHandlerContext
 		const manifest = trimmed(
 			context.manifest,
 			location.pathname,
 			matches.map((match) => match.route.id),
 		)
-		return manifest === context.manifest ? context : { ...context, manifest }
+		if (manifest === context.manifest) return context
+		return { ...context, manifest, staticHandlerContext: { ...context.staticHandlerContext, _match: rememberingMatch(_match) } }
 	}
 }
+
+type Match = EntryContext['staticHandlerContext']['_match']
