@@ -5,7 +5,6 @@ import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { startNewsletterWorkers } from '#app/features/newsletter/jobs.server.ts'
 import { getPlatform, startPlatformWorkers, type Platform } from '#app/platform/platform.server.ts'
 import { listenForPublicContentChanges } from '#app/platform/public-content.server.ts'
-import { ONCE_A_DAY } from '#app/platform/jobs.server.ts'
 
 export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
 
@@ -29,14 +28,10 @@ async function startWorkers(platform: Platform): Promise<void> {
 	const { jobs, database, logger } = platform
 	const housekeeping = async () => {
 		await jobs.queue(HOUSEKEEPING_QUEUE, { retryLimit: 3, retryDelay: 60, retryBackoff: true })
-		await jobs.work(
-			HOUSEKEEPING_QUEUE,
-			async () => {
-				const report = await purgeExpired(database.db)
-				logger.info({ purged: report }, 'housekeeping done')
-			},
-			ONCE_A_DAY,
-		)
+		await jobs.work(HOUSEKEEPING_QUEUE, async () => {
+			const report = await purgeExpired(database.db)
+			logger.info({ purged: report }, 'housekeeping done')
+		})
 		await jobs.schedule(HOUSEKEEPING_QUEUE, '17 4 * * *')
 		await jobs.send(HOUSEKEEPING_QUEUE, {})
 	}

@@ -20,13 +20,6 @@ export interface Jobs {
 	stop(): Promise<void>
 }
 
-/**
- * For a queue fed by a daily schedule alone (purges, housekeeping, backups): its job is picked up
- * within a minute rather than 2 s. Each worker asks the database for work at its interval, sleeping
- * or not: five daily queues at 2 s made 2.5 of the ~7 queries a second a site at rest runs.
- */
-export const ONCE_A_DAY: WorkOptions = { pollingIntervalSeconds: 60 }
-
 export async function startJobs(database: Database, logger: Logger): Promise<Jobs> {
 	const boss =
 		database.kind === 'pglite'

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { code, codeBatch, codeCampaign } from '#app/platform/db/schema.ts'
-import { ONCE_A_DAY, type Jobs } from '#app/platform/jobs.server.ts'
+import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
@@ -134,13 +134,9 @@ export async function startCodeWorkers(platform: Platform): Promise<void> {
 		}
 	})
 	await jobs.queue(CODES_PURGE_QUEUE, { retryLimit: 2, retryDelay: 300 })
-	await jobs.work(
-		CODES_PURGE_QUEUE,
-		async () => {
-			logger.info({ codes: await purgeCodeData(database.db) }, 'codes housekeeping done')
-		},
-		ONCE_A_DAY,
-	)
+	await jobs.work(CODES_PURGE_QUEUE, async () => {
+		logger.info({ codes: await purgeCodeData(database.db) }, 'codes housekeeping done')
+	})
 	await jobs.schedule(CODES_PURGE_QUEUE, '53 4 * * *')
 }
 

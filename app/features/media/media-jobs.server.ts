@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, notExists, or } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { ONCE_A_DAY, type Jobs } from '#app/platform/jobs.server.ts'
+import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import { isStorageKey } from '#app/platform/storage/storage.server.ts'
 import { deleteMediaWhere, MEDIA_DELETE_QUEUE, MEDIA_DELETE_QUEUE_OPTIONS, removeMedia } from './media.server.ts'
@@ -81,13 +81,9 @@ export async function startMediaWorkers(platform: Platform): Promise<void> {
 			for (const key of job.data.keys) if (isStorageKey(key)) await storage.delete(key)
 		}
 	})
-	await jobs.work(
-		MEDIA_PURGE_QUEUE,
-		async () => {
-			const report = await purgeMedia(db, jobs)
-			logger.info({ media: report }, 'media housekeeping done')
-		},
-		ONCE_A_DAY,
-	)
+	await jobs.work(MEDIA_PURGE_QUEUE, async () => {
+		const report = await purgeMedia(db, jobs)
+		logger.info({ media: report }, 'media housekeeping done')
+	})
 	await jobs.schedule(MEDIA_PURGE_QUEUE, '41 4 * * *')
 }

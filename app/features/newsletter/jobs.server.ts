@@ -14,7 +14,6 @@ import {
 	type SenderContext,
 } from './sender.server.ts'
 import { purgePendingSubscribers } from './subscribers.server.tsx'
-import { ONCE_A_DAY } from '#app/platform/jobs.server.ts'
 
 export const NEWSLETTER_PURGE_QUEUE = 'newsletter.purge'
 
@@ -51,13 +50,9 @@ export async function startNewsletterWorkers(platform: Platform): Promise<void> 
 	await jobs.work(NEWSLETTER_TICK_QUEUE, async () => {
 		await kickCampaigns(db, jobs)
 	})
-	await jobs.work(
-		NEWSLETTER_PURGE_QUEUE,
-		async () => {
-			logger.info({ newsletter: await purgeNewsletter(db) }, 'newsletter housekeeping done')
-		},
-		ONCE_A_DAY,
-	)
+	await jobs.work(NEWSLETTER_PURGE_QUEUE, async () => {
+		logger.info({ newsletter: await purgeNewsletter(db) }, 'newsletter housekeeping done')
+	})
 	await jobs.schedule(NEWSLETTER_TICK_QUEUE, '* * * * *')
 	await jobs.schedule(NEWSLETTER_PURGE_QUEUE, '29 4 * * *')
 	// A send interrupted by a crash or a restart resumes once its sender's lease has lapsed.

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Logger } from 'pino'
 import type { Database } from '../db/client.server.ts'
 import type { Env } from '../env.server.ts'
-import { ONCE_A_DAY, type Jobs } from '../jobs.server.ts'
+import type { Jobs } from '../jobs.server.ts'
 import type { Storage } from '../storage/storage.server.ts'
 import { writeBackup } from './backup.server.ts'
 
@@ -67,22 +67,18 @@ export async function startScheduledBackups(platform: {
 	const dir = backupDir(env)
 	fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
 	await jobs.queue(BACKUP_QUEUE, { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 })
-	await jobs.work(
-		BACKUP_QUEUE,
-		async () => {
-			const summary = await backupNow(platform, dir)
-			logger.info(
-				{
-					file: summary.file,
-					rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
-					files: summary.files,
-					bytes: summary.archiveBytes,
-				},
-				'backup written',
-			)
-		},
-		ONCE_A_DAY,
-	)
+	await jobs.work(BACKUP_QUEUE, async () => {
+		const summary = await backupNow(platform, dir)
+		logger.info(
+			{
+				file: summary.file,
+				rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
+				files: summary.files,
+				bytes: summary.archiveBytes,
+			},
+			'backup written',
+		)
+	})
 	await jobs.schedule(BACKUP_QUEUE, '30 3 * * *')
 	const newest = listBackups(dir).at(-1)
 	const newestAt = newest ? fs.statSync(path.join(dir, newest)).mtimeMs : 0
