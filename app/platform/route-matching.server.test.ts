@@ -3,6 +3,7 @@ import { createStaticHandler, type RouteObject } from 'react-router'
 import { unstable_preloadRoutePattern } from 'react-router/route-pattern'
 import { describe, expect, test } from 'vitest'
 import routes from '../routes.ts'
+import { matchesRemembered } from './route-matching.server.ts'
 
 /*
  * The server matches paths with React Router's route-pattern matcher (route-matching.server.ts),
@@ -94,6 +95,18 @@ describe('route matching on the server', () => {
 			(path) => JSON.stringify(described(byPattern.match(path))) !== JSON.stringify(described(byDefault.match(path))),
 		)
 		expect(differing.filter((path) => !path.endsWith('//'))).toEqual([])
+	})
+
+	test('remembered answers are the answers: asked twice, and with a query string, the same matches', () => {
+		expect(matchesRemembered).toBe(true)
+		// The handler's matcher is the class that was patched: its matches come back frozen.
+		expect(Object.isFrozen(byPattern.match('/dashboard')?.[0])).toBe(true)
+		expect(Object.isFrozen(byDefault.match('/dashboard')?.[0])).toBe(false)
+		for (const path of paths) {
+			const first = JSON.stringify(described(byPattern.match(path)))
+			expect(JSON.stringify(described(byPattern.match(path))), path).toBe(first)
+			expect(JSON.stringify(described(byPattern.match(`${path}?q=1#x`))), path).toBe(first)
+		}
 	})
 
 	test('paths ending in two slashes go to the catch-all (a GET of them is redirected by the root middleware first)', () => {

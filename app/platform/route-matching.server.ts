@@ -1,5 +1,6 @@
 import type { EntryContext, ServerBuild } from 'react-router'
 import { unstable_preloadRoutePattern } from 'react-router/route-pattern'
+import { rememberMatches, type PathMatcher } from './route-match-memo.server.ts'
 
 /*
  * How the server matches a path against the route table. React Router matches a signed-in page's
@@ -16,8 +17,25 @@ import { unstable_preloadRoutePattern } from 'react-router/route-pattern'
  * of what the page tells the browser (`forBrowser`), including the pages the page cache keeps. The
  * server (server/main.ts) gets `withServerRouteMatching` from the build's entry, so that a build
  * and the flag it hides always go together.
+ *
+ * Each answer of that matcher is kept for its path (route-match-memo.server.ts): the same few paths
+ * come again and again, and a kept answer costs a map lookup instead of a match.
  * See docs/decisions/server-route-matching.md.
  */
+
+/*
+ * React Router does not export the matcher's class; its module sits next to the entry that
+ * preloads it (the same file, so the same class React Router instantiates). When it is not there (a
+ * React Router whose files moved), matching goes on unremembered, as correct as before; a test
+ * fails so that the loss is seen.
+ */
+const matcherModule = new URL('./lib/router/matcher-route-pattern.js', import.meta.resolve('react-router/route-pattern'))
+const matcherClass = await import(/* @vite-ignore */ matcherModule.href).then(
+	(module: { RoutePatternDataRouteMatcher?: { prototype: PathMatcher } }) => module.RoutePatternDataRouteMatcher,
+	() => undefined,
+)
+/** Whether the server's matches are remembered (false only if React Router's files moved). */
+export const matchesRemembered = matcherClass ? rememberMatches(matcherClass.prototype) : false
 
 const FLAG = 'unstable_routePatternMatching'
 
