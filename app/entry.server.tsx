@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
-import { renderToPipeableStream } from 'react-dom/server'
+import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
@@ -17,7 +17,7 @@ import { redactUrl } from '#app/platform/redact-url.ts'
 import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
 import { forBrowser } from '#app/platform/route-matching.server.ts'
-import { awaitsData, wholeBody } from '#app/platform/document-body.server.ts'
+import { awaitsData, leftToTheBrowser, readDataScript, wholeBody } from '#app/platform/document-body.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
@@ -27,33 +27,67 @@ const PAGE_CACHE_FILL_HEADER = 'x-page-cache-fill'
 /** The routes a page's render needs, not the whole table (platform/render-manifest.server.ts). */
 const forRender = createRenderManifests()
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+export default async function handleRequest(
+	request: Request,
+	responseStatusCode: number,
+	responseHeaders: Headers,
+	routerContext: EntryContext,
+): Promise<Response> {
 	const nonce = randomToken(16, 'base64')
-	const userAgent = request.headers.get('user-agent')
-	// Crawlers, no-JS clients and the page cache (server/page-cache.ts) get the whole document at
-	// once. So does every page whose loaders left nothing to wait for (platform/document-body.server.ts).
-	// Browsers get the shell first and the rest as it comes when a loader hands over a promise.
-	const wholeDocument = Boolean(
-		(userAgent && isbot(userAgent)) ||
-		routerContext.isSpaMode ||
-		request.headers.get(PAGE_CACHE_FILL_HEADER) === '1' ||
-		!awaitsData(routerContext.staticHandlerContext),
+	const page = () => (
+		<NonceProvider value={nonce}>
+			<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
+				<I18nProvider language={LANGUAGE} resources={resources}>
+					<StylesheetTextProvider value={stylesheetText}>
+						<ServerRouter context={forBrowser(forRender(routerContext))} url={request.url} nonce={nonce} />
+					</StylesheetTextProvider>
+				</I18nProvider>
+			</RequestIdProvider>
+		</NonceProvider>
 	)
 
-	return new Promise<Response>((resolve, reject) => {
-		let responded = false
-		let shellFailed = false
-		const { pipe, abort } = renderToPipeableStream(
-			<NonceProvider value={nonce}>
-				<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
-					<I18nProvider language={LANGUAGE} resources={resources}>
-						<StylesheetTextProvider value={stylesheetText}>
-							<ServerRouter context={forBrowser(forRender(routerContext))} url={request.url} nonce={nonce} />
-						</StylesheetTextProvider>
-					</I18nProvider>
-				</RequestIdProvider>
-			</NonceProvider>,
-			{
+	function headers() {
+		responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+		if (process.env.NODE_ENV === 'production') {
+			responseHeaders.set(
+				'Content-Security-Policy',
+				contentSecurityPolicy({ nonce }, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
+			)
+		}
+		return { headers: responseHeaders, status: responseStatusCode }
+	}
+
+	// Nothing to wait for (no loader handed over a promise): the page in one synchronous pass, sent
+	// whole (platform/document-body.server.ts). An error that stops it is React Router's to report
+	// (handleError, below), as when a streamed shell fails. Should a part of it suspend all the same
+	// (a lazy component's first render) or fail inside a Suspense boundary, React leaves a
+	// client-rendered boundary there: the page is then rendered again by the streaming renderer,
+	// which waits for that part, or reports its error, as for any other page.
+	if (!routerContext.isSpaMode && !awaitsData(routerContext.staticHandlerContext) && (await readDataScript(routerContext))) {
+		const html = renderToString(page())
+		if (!leftToTheBrowser(html)) {
+			const init = headers()
+			// renderToString leaves out the doctype that the streaming renderer writes before <html>.
+			const document = `<!DOCTYPE html>${html}`
+			init.headers.set('Content-Length', String(Buffer.byteLength(document)))
+			return new Response(document, init)
+		}
+		return rendered(true)
+	}
+
+	// A page that waits for data. Crawlers, no-JS clients and the page cache (server/page-cache.ts)
+	// get the whole document at once; browsers get the shell first and the rest as it comes.
+	const userAgent = request.headers.get('user-agent')
+	return rendered(
+		Boolean((userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1'),
+	)
+
+	/** The streaming render: whole (once everything is ready) or its shell first. */
+	function rendered(wholeDocument: boolean) {
+		return new Promise<Response>((resolve, reject) => {
+			let responded = false
+			let shellFailed = false
+			const { pipe, abort } = renderToPipeableStream(page(), {
 				nonce,
 				onShellReady() {
 					if (!wholeDocument) respondStreamed()
@@ -74,43 +108,33 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 					// React tells onShellError right after this, in the same turn.
 					queueMicrotask(() => shellFailed || getLogger().error({ err: error }, 'render error'))
 				},
-			},
-		)
-		// Past this, whatever is still pending is cut short.
-		const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000)
+			})
+			// Past this, whatever is still pending is cut short.
+			const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000)
 
-		function headers() {
-			responded = true
-			responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-			if (process.env.NODE_ENV === 'production') {
-				responseHeaders.set(
-					'Content-Security-Policy',
-					contentSecurityPolicy({ nonce }, { https: getEnv().SITE_URL.startsWith('https://'), formActions: providerOrigins(getEnv()) }),
+			/** The whole document, written by React at once: one body, without a stream to pass through. */
+			function respondWhole() {
+				responded = true
+				const init = headers()
+				pipe(
+					wholeBody((body) => {
+						init.headers.set('Content-Length', String(body.byteLength))
+						resolve(new Response(body, init))
+					}),
 				)
 			}
-			return { headers: responseHeaders, status: responseStatusCode }
-		}
 
-		/** The whole document, written by React at once: one body, without a stream to pass through. */
-		function respondWhole() {
-			const init = headers()
-			pipe(
-				wholeBody((body) => {
-					init.headers.set('Content-Length', String(body.byteLength))
-					resolve(new Response(body, init))
-				}),
-			)
-		}
-
-		function respondStreamed() {
-			const init = headers()
-			const body = new PassThrough()
-			// A visitor who leaves mid-stream: stop rendering for nobody.
-			body.once('close', () => clearTimeout(abortTimer))
-			resolve(new Response(createReadableStreamFromReadable(body), init))
-			pipe(body)
-		}
-	})
+			function respondStreamed() {
+				responded = true
+				const init = headers()
+				const body = new PassThrough()
+				// A visitor who leaves mid-stream: stop rendering for nobody.
+				body.once('close', () => clearTimeout(abortTimer))
+				resolve(new Response(createReadableStreamFromReadable(body), init))
+				pipe(body)
+			}
+		})
+	}
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

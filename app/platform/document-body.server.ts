@@ -2,12 +2,13 @@ import { Writable } from 'node:stream'
 import type { EntryContext } from 'react-router'
 
 /*
- * How a rendered page leaves app/entry.server.tsx. When no loader handed over a promise, React
- * finishes the whole page a moment after its first bytes (React Router's own data script is all
- * that is left), so streaming it only costs: every 2 kB chunk went through a Node stream, a web
- * stream and the HTTP response in turn (a 40 kB page, some 20 chunks). Such a page is collected
- * by `wholeBody` and sent as one body with its Content-Length. A page whose loaders hand over
- * promises still gets its shell at once and the rest as it comes.
+ * How a rendered page leaves app/entry.server.tsx. When no loader handed over a promise, nothing in
+ * the page waits: React Router's own data script (the loaders' data, encoded as a stream) is ready a
+ * few microtasks after the loaders. Such a page is rendered to one string (`renderToString`), its
+ * data script read to its end beforehand (`readDataScript`), and sent as one body with its
+ * Content-Length. A page whose loaders hand over promises still streams: its shell at once, the rest
+ * as it comes (and whole, collected by `wholeBody`, for crawlers and the page cache).
+ * See docs/decisions/whole-documents.md.
  */
 
 /** Whether a loader or an action handed over a promise (data streamed into the page once resolved). */
@@ -18,6 +19,40 @@ export function awaitsData({ loaderData, actionData }: Pick<EntryContext['static
 		if (data && typeof data === 'object' && Object.values(data).some(pending)) return true
 	}
 	return false
+}
+
+/**
+ * Reads React Router's data stream for this page to its end and leaves it where its data script
+ * looks first (`renderMeta.streamCache`, typed in React Router's entry context), so that the
+ * script renders at once instead of suspending on each piece of the stream: the page can then be
+ * rendered in one synchronous pass. False when there is no such stream (nothing to prepare).
+ */
+export async function readDataScript(context: Pick<EntryContext, 'serverHandoffStream' | 'renderMeta'>): Promise<boolean> {
+	const stream = context.serverHandoffStream
+	if (!stream || !context.renderMeta) return false
+	const decoder = new TextDecoder()
+	let value = ''
+	for await (const chunk of stream) value += decoder.decode(chunk, { stream: true })
+	value += decoder.decode()
+	context.renderMeta.streamCache = { 0: Object.assign(Promise.resolve(), { result: { done: true, value } }) }
+	// Each render of the page takes a reader of the stream (the cache answers before it is read), and
+	// a page may be rendered twice (entry.server.tsx): each one gets a stream of its own, empty.
+	Object.defineProperty(context, 'serverHandoffStream', {
+		configurable: true,
+		enumerable: true,
+		get: () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+	})
+	return true
+}
+
+/**
+ * Whether React left a part of this page for the browser to render: a Suspense boundary whose
+ * content suspended during `renderToString` (a lazy component not loaded yet) or failed. React
+ * marks such a boundary `<!--$!-->`. Text and attributes are escaped, so only an HTML string the
+ * page sets itself could contain it too, and then the page is only rendered a second time.
+ */
+export function leftToTheBrowser(html: string): boolean {
+	return html.includes('<!--$!-->')
 }
 
 /** A destination for React's `pipe()` that hands over everything written to it, in one piece, once it ends. */

@@ -164,7 +164,10 @@ describe(`how a page rendered per request is sent on ${kind}`, () => {
 			const html = await plain.text()
 			expect(html, path).toMatch(/^<!DOCTYPE html>.*<\/html>$/s)
 			expect(Number(plain.headers.get('content-length')), path).toBe(Buffer.byteLength(html))
+			// React Router's data script, read before the render (readDataScript): the loaders' data once.
+			expect(html.split('window.__reactRouterContext.streamController.enqueue(').length, path).toBe(2)
 			expect(html).toContain('window.__reactRouterContext.streamController.close()')
+			expect(html, path).not.toContain('<!--$!-->')
 
 			// Node's fetch decodes brotli itself: the same page, without a length of its own.
 			const compressed = await fetch(site.origin + path, { headers: { cookie: adminCookie, 'accept-encoding': 'br' } })
@@ -172,6 +175,19 @@ describe(`how a page rendered per request is sent on ${kind}`, () => {
 			expect(compressed.headers.get('content-length'), path).toBeNull()
 			const decoded = await compressed.text()
 			expect(decoded.replace(/nonce="[^"]+"/g, '').length, path).toBe(html.replace(/nonce="[^"]+"/g, '').length)
+		}
+	})
+
+	it('renders a lazy part on its first request too (the page is rendered again, streamed whole)', async () => {
+		// The stats screen's chart is a lazy component: the first render of it finds it not loaded.
+		for (const round of [1, 2]) {
+			const response = await fetch(`${site.origin}/dashboard/admin`, { headers: { cookie: adminCookie, 'accept-encoding': 'identity' } })
+			expect(response.status, `request ${round}`).toBe(200)
+			const html = await response.text()
+			expect(html, `request ${round}`).toMatch(/^<!DOCTYPE html>.*<\/html>$/s)
+			expect(html, `request ${round}`).toContain('<figure')
+			expect(html, `request ${round}`).not.toContain('<!--$!-->')
+			expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(html))
 		}
 	})
 
