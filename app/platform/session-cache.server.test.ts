@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { cachedForMember, cachedSession, forgetMember } from './session-cache.server.ts'
+import { cachedForMember, cachedSession, forgetMember, sessionCacheKey } from './session-cache.server.ts'
 
 /** A read that answers when told to, counting how many times it was started. */
 function controlledRead<T>(values: T[]) {
@@ -68,5 +68,29 @@ describe('reads of the session memory', () => {
 		expect(db.count).toBe(2)
 		db.answer(1)
 		expect(await fresh).toHaveLength(2)
+	})
+})
+
+describe('the key of a session cookie', () => {
+	const cookie = 'band.session_token=abc.signature'
+	test('is the same for the same session cookie, whatever other cookies come with it', () => {
+		const key = sessionCacheKey(cookie)
+		expect(key).toMatch(/^[\w-]{43}$/)
+		expect(sessionCacheKey(`theme=dark; ${cookie}`)).toBe(key)
+		expect(sessionCacheKey(`${cookie};theme=dark`)).toBe(key)
+		expect(sessionCacheKey(`__Secure-band.session_token=x; ${cookie}`)).toBe(sessionCacheKey(`${cookie}; __Secure-band.session_token=x`))
+	})
+
+	test('differs with the token or its signature, and is never the token itself', () => {
+		expect(sessionCacheKey('band.session_token=abc.other')).not.toBe(sessionCacheKey(cookie))
+		expect(sessionCacheKey('band.session_token=abd.signature')).not.toBe(sessionCacheKey(cookie))
+		expect(sessionCacheKey(cookie)).not.toContain('abc')
+	})
+
+	test('is null without a session cookie', () => {
+		expect(sessionCacheKey(null)).toBeNull()
+		expect(sessionCacheKey('')).toBeNull()
+		expect(sessionCacheKey('theme=dark; lang=fr')).toBeNull()
+		expect(sessionCacheKey('theme=session_token=x')).toBeNull()
 	})
 })

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { Logger } from 'pino'
 import type { Realtime } from './realtime.server.ts'
@@ -47,15 +47,16 @@ let signal: { realtime: Realtime; logger: Logger } | null = null
 
 /** The cache key of this request's session cookie(s), or null when it carries none. */
 export function sessionCacheKey(cookieHeader: string | null): string | null {
-	if (!cookieHeader) return null
+	if (!cookieHeader?.includes('session_token=')) return null
 	const parts = cookieHeader
 		.split(';')
 		.map((part) => part.trim())
-		.filter((part) => /^[^=]*session_token=/.test(part))
-		.sort()
+		.filter((part) => SESSION_COOKIE.test(part))
 	if (parts.length === 0) return null
-	return createHash('sha256').update(parts.join('\n')).digest('base64url')
+	// One-shot hashing: a Hash object per request cost more than the rest of this function.
+	return hash('sha256', parts.sort().join('\n'), 'base64url')
 }
+const SESSION_COOKIE = /^[^=]*session_token=/
 
 /**
  * The remembered answer for this key, or else `read()` (Better Auth), remembered when it is a valid
