@@ -17,7 +17,7 @@ import { redactUrl } from '#app/platform/redact-url.ts'
 import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
 import { forBrowser } from '#app/platform/route-matching.server.ts'
-import { awaitsData, leftToTheBrowser, readDataScript, wholeBody } from '#app/platform/document-body.server.ts'
+import { awaitsData, leftToTheBrowser, readDataScript, wholeBody, wholeDocumentResponse } from '#app/platform/document-body.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
@@ -65,13 +65,8 @@ export default async function handleRequest(
 	// which waits for that part, or reports its error, as for any other page.
 	if (!routerContext.isSpaMode && !awaitsData(routerContext.staticHandlerContext) && (await readDataScript(routerContext))) {
 		const html = renderToString(page())
-		if (!leftToTheBrowser(html)) {
-			const init = headers()
-			// renderToString leaves out the doctype that the streaming renderer writes before <html>.
-			const document = `<!DOCTYPE html>${html}`
-			init.headers.set('Content-Length', String(Buffer.byteLength(document)))
-			return new Response(document, init)
-		}
+		// renderToString leaves out the doctype that the streaming renderer writes before <html>.
+		if (!leftToTheBrowser(html)) return wholeDocumentResponse(`<!DOCTYPE html>${html}`, headers())
 		return rendered(true)
 	}
 
@@ -150,6 +145,8 @@ export { recordRequest } from '#app/platform/metrics.server.ts'
 export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
 // …and counts page views of the public site once a response is finished (server/page-views.ts).
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+// …and writes a whole document as the bytes it already is (platform/document-body.server.ts).
+export { wholeDocumentOf } from '#app/platform/document-body.server.ts'
 // …and matches paths with React Router's route-pattern matcher, which this entry hides from the browser.
 export { withServerRouteMatching } from '#app/platform/route-matching.server.ts'
 

@@ -5,7 +5,7 @@
 import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestListener } from '@remix-run/node-fetch-server'
+import { createRequest } from '@remix-run/node-fetch-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
@@ -14,6 +14,7 @@ import { createManifestBudget } from './manifest-budget.ts'
 import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { compressResponse } from './compression.ts'
+import { respond } from './respond.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
 import { createPageCache, type PageCacheApp } from './page-cache.ts'
 import { createStaticHandler } from './static-files.ts'
@@ -29,6 +30,8 @@ const platform = loaded.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
 		/** Absent from builds made before it (bench/compare.ts may serve one): they match as React Router does. */
 		withServerRouteMatching?(build: ServerBuild): ServerBuild
+		/** Absent from older builds too: their documents are sent through their body stream. */
+		wholeDocumentOf?(response: Response): Uint8Array | undefined
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<{ workers: Promise<void> }>
@@ -51,8 +54,33 @@ const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const observe = createObserver(build, platform)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const render = createRequestHandler(build, process.env.NODE_ENV)
-// What React Router renders per request goes out compressed (server/compression.ts).
-const handleRequest = createRequestListener(async (request) => compressResponse(request, await render(request)))
+
+/**
+ * React Router's answer to a request, sent (server/respond.ts): compressed when the browser takes
+ * it (server/compression.ts), a whole document as its bytes. A render that throws, or a response
+ * that cannot be sent, is logged; the visitor gets a 500 unless the answer had already begun.
+ */
+async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+	let request: Request
+	try {
+		request = createRequest(req, res)
+	} catch {
+		refuse(res, 400, 'Requête invalide.')
+		return
+	}
+	const gone = () => res.destroyed || request.signal.aborted
+	try {
+		const response = compressResponse(request, await render(request))
+		if (gone()) return
+		await respond(req, res, response, platform.wholeDocumentOf?.(response))
+	} catch (error) {
+		if (gone()) return
+		log.error({ err: error }, 'unhandled error')
+		if (res.headersSent) res.destroy()
+		else refuse(res, 500, 'Erreur du serveur.')
+	}
+}
+
 // Anonymous visitors' public pages, from memory (server/page-cache.ts; the rule: app/cacheable-pages.ts).
 const pageCache = createPageCache({
 	build,
@@ -122,8 +150,8 @@ const server = http.createServer((req, res) => {
 		return
 	}
 	observe.run(reqId, () => {
-		if (pageCache.take(req, res, () => handleRequest(req, res))) return
-		handleRequest(req, res)
+		if (pageCache.take(req, res, () => void handleRequest(req, res))) return
+		void handleRequest(req, res)
 	})
 })
 

@@ -45,6 +45,25 @@ export async function readDataScript(context: Pick<EntryContext, 'serverHandoffS
 	return true
 }
 
+const wholeDocuments = new WeakMap<Response, Uint8Array>()
+
+/**
+ * The response for a whole document: its bytes are kept beside it, so that the server
+ * (server/main.ts) can write them as they are instead of reading the response's body stream back.
+ */
+export function wholeDocumentResponse(document: string, init: ResponseInit & { headers: Headers }): Response {
+	const bytes = Buffer.from(document)
+	init.headers.set('Content-Length', String(bytes.byteLength))
+	const response = new Response(bytes, init)
+	wholeDocuments.set(response, bytes)
+	return response
+}
+
+/** The bytes of a response made by `wholeDocumentResponse`, unread (undefined for any other response). */
+export function wholeDocumentOf(response: Response): Uint8Array | undefined {
+	return response.bodyUsed ? undefined : wholeDocuments.get(response)
+}
+
 /**
  * Whether React left a part of this page for the browser to render: a Suspense boundary whose
  * content suspended during `renderToString` (a lazy component not loaded yet) or failed. React
