@@ -8,6 +8,13 @@ const SMALL_WORDS = new Set(['de', 'du', 'des', 'd’', "d'", 'et', '&', 'à', '
  * first letters of the first two words otherwise (« Les Nuits Fauves » → « NF »).
  */
 export function initials(name: string): string {
+	// Asked for the same band name on every page (logo, favicon): the last answer is kept.
+	if (lastInitials?.name !== name) lastInitials = { name, value: initialsOf(name) }
+	return lastInitials.value
+}
+let lastInitials: { name: string; value: string } | undefined
+
+function initialsOf(name: string): string {
 	const words = name
 		.replace(/^(?:les|le|la|the)\s+|^l['’]\s*/i, '')
 		.split(/[\s\-_.]+/)

@@ -41,10 +41,21 @@ function buildTranslator(resources: Resources, language: string): TFunction {
 		if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)))
 		return rules
 	}
+	// Each string found is remembered by its key: a render looks up the same keys again and again.
+	// Only keys that exist are kept, so their number is bounded by the strings themselves.
+	const found = new Map<string, string>()
+	const find = (key: string) => {
+		let text = found.get(key)
+		if (text === undefined) {
+			text = lookup(resources, key)
+			if (text !== undefined) found.set(key, text)
+		}
+		return text
+	}
 	return (key, options) => {
 		let text: string | undefined
-		if (typeof options?.count === 'number') text = lookup(resources, `${key}_${plurals().select(options.count)}`)
-		text ??= lookup(resources, key) ?? options?.defaultValue
+		if (typeof options?.count === 'number') text = find(`${key}_${plurals().select(options.count)}`)
+		text ??= find(key) ?? options?.defaultValue
 		// A missing key shows itself, as i18next does: visible in review, caught by the i18n test.
 		if (text === undefined) return key
 		if (!options || !text.includes('{{')) return text
