@@ -1,6 +1,7 @@
 import { clsx } from 'clsx'
 import type { ReactNode } from 'react'
-import { Link, NavLink } from 'react-router'
+import { Link } from 'react-router'
+import { NavLink } from '#app/components/nav-link.tsx'
 
 const tabClasses = (selected: boolean) =>
 	clsx(

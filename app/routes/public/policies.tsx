@@ -1,4 +1,5 @@
-import { NavLink, Outlet } from 'react-router'
+import { Outlet } from 'react-router'
+import { NavLink } from '#app/components/nav-link.tsx'
 import { clsx } from 'clsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
