@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { ImageIcon, Trash2, Upload } from 'lucide-react'
+import { ImageIcon, Trash2, Upload } from '#app/components/icons.tsx'
 import { useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from 'react'
 import { ResponsiveImage } from '#app/components/responsive-image.tsx'
 import { buttonClasses, Button } from '#app/components/ui/button.tsx'

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { Share2 } from 'lucide-react'
+import { Share2 } from '#app/components/icons.tsx'
 import { useState, type MouseEvent } from 'react'
 import { buttonClasses, type ButtonVariant } from '#app/components/ui/button.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'

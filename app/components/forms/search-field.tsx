@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { Search } from 'lucide-react'
+import { Search } from '#app/components/icons.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 
 /**

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { Download, Printer, Upload } from 'lucide-react'
+import { Download, Printer, Upload } from '#app/components/icons.tsx'
 import { useEffect, useState } from 'react'
 import { Form, Link, useNavigation, useRevalidator } from 'react-router'
 import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'

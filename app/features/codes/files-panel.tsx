@@ -1,4 +1,4 @@
-import { Trash2, Upload } from 'lucide-react'
+import { Trash2, Upload } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { Form } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'

@@ -1,4 +1,4 @@
-import { Download, ExternalLink } from 'lucide-react'
+import { Download, ExternalLink } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { formatDay } from '#app/features/site/format.ts'
 import { buttonClasses } from '#app/components/ui/button.tsx'

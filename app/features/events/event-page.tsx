@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { ArrowLeft, CalendarPlus, MapPin, Pencil, Ticket } from 'lucide-react'
+import { ArrowLeft, CalendarPlus, MapPin, Pencil, Ticket } from '#app/components/icons.tsx'
 import type { ComponentProps } from 'react'
 import { Link } from 'react-router'
 import { PublicSetlistSection } from '#app/features/setlist/public-setlist.tsx'

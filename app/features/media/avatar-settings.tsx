@@ -1,4 +1,4 @@
-import { Trash2 } from 'lucide-react'
+import { Trash2 } from '#app/components/icons.tsx'
 import { Form, useNavigation, useRevalidator } from 'react-router'
 import { ImageUpload } from '#app/components/image-upload.tsx'
 import { Button } from '#app/components/ui/button.tsx'

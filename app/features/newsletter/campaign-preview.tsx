@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { Monitor, Smartphone } from 'lucide-react'
+import { Monitor, Smartphone } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Download, Search, Trash2, Upload } from 'lucide-react'
+import { Download, Search, Trash2, Upload } from '#app/components/icons.tsx'
 import { Form, Link, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'

@@ -1,4 +1,4 @@
-import { ExternalLink, Eye, EyeOff, ListMusic, Unlink } from 'lucide-react'
+import { ExternalLink, Eye, EyeOff, ListMusic, Unlink } from '#app/components/icons.tsx'
 import { useEffect, useId } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'

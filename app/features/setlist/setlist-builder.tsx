@@ -24,7 +24,7 @@ import {
 	Search,
 	StickyNote,
 	Trash2,
-} from 'lucide-react'
+} from '#app/components/icons.tsx'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'

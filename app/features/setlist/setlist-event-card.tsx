@@ -1,4 +1,4 @@
-import { CalendarDays, ExternalLink, Eye, EyeOff } from 'lucide-react'
+import { CalendarDays, ExternalLink, Eye, EyeOff } from '#app/components/icons.tsx'
 import { useId } from 'react'
 import { Form } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'

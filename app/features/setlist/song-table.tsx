@@ -1,4 +1,4 @@
-import { Archive, ArchiveRestore } from 'lucide-react'
+import { Archive, ArchiveRestore } from '#app/components/icons.tsx'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'

@@ -1,5 +1,5 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeft } from 'lucide-react'
+import { ArrowLeft } from '#app/components/icons.tsx'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/code-campaign'
 import { linkClasses } from '#app/components/ui/link.tsx'

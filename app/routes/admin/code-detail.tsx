@@ -1,4 +1,4 @@
-import { ArrowLeft } from 'lucide-react'
+import { ArrowLeft } from '#app/components/icons.tsx'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/code-detail'
 import { Badge } from '#app/components/ui/badge.tsx'

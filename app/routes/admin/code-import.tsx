@@ -1,4 +1,4 @@
-import { ArrowLeft, FileUp } from 'lucide-react'
+import { ArrowLeft, FileUp } from '#app/components/icons.tsx'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/code-import'
 import { Button } from '#app/components/ui/button.tsx'

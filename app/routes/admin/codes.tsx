@@ -1,4 +1,4 @@
-import { Plus, Search, Ticket } from 'lucide-react'
+import { Plus, Search, Ticket } from '#app/components/icons.tsx'
 import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/codes'
 import { Badge } from '#app/components/ui/badge.tsx'

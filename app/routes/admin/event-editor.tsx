@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeft } from 'lucide-react'
+import { ArrowLeft } from '#app/components/icons.tsx'
 import { data, isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/event-editor'
 import { buttonClasses } from '#app/components/ui/button.tsx'

@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeft, Check, RotateCcw, Trash2 } from 'lucide-react'
+import { ArrowLeft, Check, RotateCcw, Trash2 } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { z } from 'zod'

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { Inbox } from 'lucide-react'
+import { Inbox } from '#app/components/icons.tsx'
 import { Link } from 'react-router'
 import type { Route } from './+types/messages'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'

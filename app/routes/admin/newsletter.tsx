@@ -1,4 +1,4 @@
-import { Mail, PenLine } from 'lucide-react'
+import { Mail, PenLine } from '#app/components/icons.tsx'
 import { Link } from 'react-router'
 import type { Route } from './+types/newsletter'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'

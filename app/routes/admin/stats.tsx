@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { Download } from 'lucide-react'
+import { Download } from '#app/components/icons.tsx'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/stats'
 import { buttonClasses } from '#app/components/ui/button.tsx'

@@ -1,4 +1,4 @@
-import { Disc3 } from 'lucide-react'
+import { Disc3 } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import type { Route } from './+types/home'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'

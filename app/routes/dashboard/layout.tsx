@@ -1,5 +1,5 @@
 import { clsx } from 'clsx'
-import { LayoutDashboard, LogOut, Settings, ShieldCheck } from 'lucide-react'
+import { LayoutDashboard, LogOut, Settings, ShieldCheck } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { Form, Link, Outlet } from 'react-router'
 import { NavLink } from '#app/components/nav-link.tsx'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Mail } from 'lucide-react'
+import { Mail } from '#app/components/icons.tsx'
 import { data, Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/contact'

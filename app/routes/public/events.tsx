@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight, CalendarDays } from 'lucide-react'
+import { ArrowLeft, ArrowRight, CalendarDays } from '#app/components/icons.tsx'
 import { Link, redirect } from 'react-router'
 import type { Route } from './+types/events'
 import { EventList } from '#app/components/event-card.tsx'

@@ -1,4 +1,4 @@
-import { KeyRound } from 'lucide-react'
+import { KeyRound } from '#app/components/icons.tsx'
 import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/redeem'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'

@@ -1,4 +1,4 @@
-import { Download, Laptop, Link2, Smartphone } from 'lucide-react'
+import { Download, Laptop, Link2, Smartphone } from '#app/components/icons.tsx'
 import { Form, useNavigation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'

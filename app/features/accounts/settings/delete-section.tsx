@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { Trash2 } from 'lucide-react'
+import { Trash2 } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { Form } from 'react-router'
 import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'

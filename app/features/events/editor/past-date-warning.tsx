@@ -1,4 +1,4 @@
-import { AlertTriangle } from 'lucide-react'
+import { AlertTriangle } from '#app/components/icons.tsx'
 import { parisWallClockToInstant } from '#app/features/events/paris-time.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 

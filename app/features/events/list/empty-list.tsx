@@ -1,4 +1,4 @@
-import { CalendarPlus, Search } from 'lucide-react'
+import { CalendarPlus, Search } from '#app/components/icons.tsx'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { buttonClasses } from '#app/components/ui/button.tsx'

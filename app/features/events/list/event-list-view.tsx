@@ -1,4 +1,4 @@
-import { CalendarPlus, X } from 'lucide-react'
+import { CalendarPlus, X } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { SearchField } from '#app/components/forms/search-field.tsx'

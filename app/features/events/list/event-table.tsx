@@ -1,4 +1,4 @@
-import { Trash2 } from 'lucide-react'
+import { Trash2 } from '#app/components/icons.tsx'
 import { Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'

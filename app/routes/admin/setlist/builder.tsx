@@ -1,5 +1,5 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeft, Copy, MonitorSmartphone, Printer } from 'lucide-react'
+import { ArrowLeft, Copy, MonitorSmartphone, Printer } from '#app/components/icons.tsx'
 import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/builder'
 import { Badge } from '#app/components/ui/badge.tsx'

@@ -1,4 +1,4 @@
-import { Printer } from 'lucide-react'
+import { Printer } from '#app/components/icons.tsx'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/print'
 import { Button } from '#app/components/ui/button.tsx'

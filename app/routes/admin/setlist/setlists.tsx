@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Copy, ListMusic, Plus, Trash2 } from 'lucide-react'
+import { Copy, ListMusic, Plus, Trash2 } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/setlists'

@@ -1,4 +1,4 @@
-import { FileUp, Music, Plus } from 'lucide-react'
+import { FileUp, Music, Plus } from '#app/components/icons.tsx'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/songs'
 import { SearchField } from '#app/components/forms/search-field.tsx'

@@ -1,4 +1,4 @@
-import { Maximize, X } from 'lucide-react'
+import { Maximize, X } from '#app/components/icons.tsx'
 import { useEffect, useState } from 'react'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/stage'

@@ -1,0 +1,31 @@
+import { renderToString } from 'react-dom/server'
+import { describe, expect, test } from 'vitest'
+import { LogOut, Settings } from './icons.tsx'
+
+describe('icons', () => {
+	test('draw Lucide’s icon in a 24-unit box, stroked in the text’s colour, hidden when unlabelled', () => {
+		const html = renderToString(<Settings className="size-4 shrink-0" />)
+		expect(html).toMatch(
+			/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" class="size-4 shrink-0"><path d="M9.671 4.136[^"]+"><\/path><circle cx="12" cy="12" r="3"><\/circle><\/svg>$/,
+		)
+	})
+
+	test('are not hidden when given a name or a role, and take the props they are given', () => {
+		const html = renderToString(<LogOut aria-label="Se déconnecter" role="img" strokeWidth={1.5} />)
+		expect(html).not.toContain('aria-hidden')
+		expect(html).toContain('aria-label="Se déconnecter"')
+		expect(html).toContain('stroke-width="1.5"')
+	})
+
+	test('render the same drawing each time', () => {
+		expect(renderToString(<Settings />)).toBe(renderToString(<Settings />))
+		expect(
+			renderToString(
+				<>
+					<Settings />
+					<Settings />
+				</>,
+			).split('<circle').length,
+		).toBe(3)
+	})
+})
