@@ -38,30 +38,21 @@ const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript
 /** Below this, compressing costs more than it saves. */
 const MIN_BYTES = 1024
 
-/** The response compressed for this request, or the response itself when it should not be. */
-export function compressResponse(request: Request, response: Response): Response {
-	if (!response.body || request.method === 'HEAD') return response
-	if (response.status === 204 || response.status === 206 || response.status === 304) return response
-	if (response.headers.has('content-encoding')) return response
-	if (!COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return response
-	if (/\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')) return response
+/** The encoding this response should be sent with for this request ('identity': as it is). */
+export function encodingFor(request: Request, response: Response): Encoding {
+	if (!response.body || request.method === 'HEAD') return 'identity'
+	if (response.status === 204 || response.status === 206 || response.status === 304) return 'identity'
+	if (response.headers.has('content-encoding')) return 'identity'
+	if (!COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return 'identity'
+	if (/\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')) return 'identity'
 	const length = response.headers.get('content-length')
-	if (length !== null && Number(length) < MIN_BYTES) return response
-	const encoding = preferredEncoding(request.headers.get('accept-encoding') ?? undefined)
-	if (encoding === 'identity') return response
+	if (length !== null && Number(length) < MIN_BYTES) return 'identity'
+	return preferredEncoding(request.headers.get('accept-encoding') ?? undefined)
+}
 
-	const compressor =
-		encoding === 'br'
-			? zlib.createBrotliCompress({
-					flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-					params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
-				})
-			: zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH })
-	const source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
-	source.on('error', (error) => compressor.destroy(error))
-	source.pipe(compressor)
-
-	const headers = new Headers(response.headers)
+/** The headers of the response once compressed: its encoding, Vary, a weak ETag, no length yet. */
+function compressedHeaders(original: Headers, encoding: Exclude<Encoding, 'identity'>): Headers {
+	const headers = new Headers(original)
 	headers.delete('content-length')
 	headers.set('content-encoding', encoding)
 	const vary = headers.get('vary')
@@ -70,9 +61,50 @@ export function compressResponse(request: Request, response: Response): Response
 	// The bytes differ from the uncompressed ones: a strong validator would claim otherwise.
 	const etag = headers.get('etag')
 	if (etag?.startsWith('"')) headers.set('etag', `W/${etag}`)
+	return headers
+}
+
+const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT }
+
+/** The response compressed for this request, or the response itself when it should not be. */
+export function compressResponse(request: Request, response: Response): Response {
+	const encoding = encodingFor(request, response)
+	if (encoding === 'identity') return response
+	const compressor =
+		encoding === 'br'
+			? zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: BROTLI_PARAMS })
+			: zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH })
+	const source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
+	source.on('error', (error) => compressor.destroy(error))
+	source.pipe(compressor)
 	return new Response(Readable.toWeb(compressor) as ReadableStream<Uint8Array>, {
 		status: response.status,
 		statusText: response.statusText,
-		headers,
+		headers: compressedHeaders(response.headers, encoding),
 	})
+}
+
+/**
+ * A whole body compressed at once (the same settings, in the thread pool), with the headers to
+ * send it with, its length included: a page known in full need not go through a stream.
+ */
+export async function compressWhole(
+	request: Request,
+	response: Response,
+	body: Uint8Array,
+): Promise<{ headers: Headers; body: Uint8Array } | null> {
+	const encoding = encodingFor(request, response)
+	if (encoding === 'identity') return null
+	const compressed = await new Promise<Buffer>((resolve, reject) =>
+		encoding === 'br'
+			? zlib.brotliCompress(
+					body,
+					{ params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } },
+					(error, out) => (error ? reject(error) : resolve(out)),
+				)
+			: zlib.gzip(body, { level: 6 }, (error, out) => (error ? reject(error) : resolve(out))),
+	)
+	const headers = compressedHeaders(response.headers, encoding)
+	headers.set('content-length', String(compressed.byteLength))
+	return { headers, body: compressed }
 }

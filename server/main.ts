@@ -13,7 +13,6 @@ import { limitBody } from './body-limit.ts'
 import { createManifestBudget } from './manifest-budget.ts'
 import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
-import { compressResponse } from './compression.ts'
 import { respond } from './respond.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
 import { createPageCache, type PageCacheApp } from './page-cache.ts'
@@ -57,7 +56,7 @@ const render = createRequestHandler(build, process.env.NODE_ENV)
 
 /**
  * React Router's answer to a request, sent (server/respond.ts): compressed when the browser takes
- * it (server/compression.ts), a whole document as its bytes. A render that throws, or a response
+ * it, a whole document as its bytes. A render that throws, or a response
  * that cannot be sent, is logged; the visitor gets a 500 unless the answer had already begun.
  */
 async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -70,9 +69,9 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 	}
 	const gone = () => res.destroyed || request.signal.aborted
 	try {
-		const response = compressResponse(request, await render(request))
+		const response = await render(request)
 		if (gone()) return
-		await respond(req, res, response, platform.wholeDocumentOf?.(response))
+		await respond(req, res, request, response, platform.wholeDocumentOf?.(response))
 	} catch (error) {
 		if (gone()) return
 		log.error({ err: error }, 'unhandled error')
