@@ -1,6 +1,6 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import zlib, { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { compressResponse, preferredEncoding } from './compression.ts'
+import { compressResponse, compressWhole, preferredEncoding } from './compression.ts'
 import { inlineScriptHashes } from './page-cache.ts'
 
 describe('preferredEncoding', () => {
@@ -47,6 +47,40 @@ describe('compressResponse', () => {
 			compressResponse(request('br'), page({ 'cache-control': 'no-transform' })),
 		]
 		for (const response of untouched) expect(response.headers.get('content-encoding') ?? 'none').not.toBe('br')
+	})
+})
+
+describe('compressWhole', () => {
+	const request = (encoding: string, method = 'GET') => new Request('http://x/', { method, headers: { 'accept-encoding': encoding } })
+	const page = (text: string) => new Response(text, { headers: { 'content-type': 'text/html; charset=utf-8', etag: '"v1"' } })
+
+	it('compresses a whole page at once, with its compressed length, as small as with brotli’s default window', async () => {
+		for (const repeat of [40, 400, 4_000]) {
+			const html =
+				'<!DOCTYPE html>' + Array.from({ length: repeat }, (_, k) => `<p>Concert n° ${k} à Angers, ${k % 7} rappels.</p>`).join('')
+			const bytes = Buffer.from(html)
+			const out = await compressWhole(request('br'), page(html), bytes)
+			expect(out?.headers.get('content-encoding')).toBe('br')
+			expect(out?.headers.get('content-length')).toBe(String(out?.body.byteLength))
+			expect(out?.headers.get('etag')).toBe('W/"v1"')
+			expect(brotliDecompressSync(out!.body).toString()).toBe(html)
+			const withDefaultWindow = zlib.brotliCompressSync(bytes, {
+				params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+			})
+			expect(out!.body.byteLength, `${bytes.byteLength} bytes`).toBeLessThanOrEqual(Math.ceil(withDefaultWindow.byteLength * 1.01))
+		}
+		const gz = await compressWhole(
+			request('gzip'),
+			page('<p>' + 'Été. '.repeat(500) + '</p>'),
+			Buffer.from('<p>' + 'Été. '.repeat(500) + '</p>'),
+		)
+		expect(gunzipSync(gz!.body).toString()).toBe('<p>' + 'Été. '.repeat(500) + '</p>')
+	})
+
+	it('leaves alone what is sent as it is', async () => {
+		const html = '<p>' + 'x'.repeat(5_000) + '</p>'
+		expect(await compressWhole(request('identity'), page(html), Buffer.from(html))).toBeNull()
+		expect(await compressWhole(request('br', 'HEAD'), page(html), Buffer.from(html))).toBeNull()
 	})
 })
 
