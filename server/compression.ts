@@ -39,7 +39,7 @@ const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript
 const MIN_BYTES = 1024
 
 /** The encoding this response should be sent with for this request ('identity': as it is). */
-export function encodingFor(request: Request, response: Response): Encoding {
+function encodingFor(request: Request, response: Response): Encoding {
 	if (!response.body || request.method === 'HEAD') return 'identity'
 	if (response.status === 204 || response.status === 206 || response.status === 304) return 'identity'
 	if (response.headers.has('content-encoding')) return 'identity'

@@ -20,6 +20,7 @@ import { LRUCache } from 'lru-cache'
 import type { ServerBuild } from 'react-router'
 import { preferredEncoding, type Encoding } from './compression.ts'
 import { createRouteLookup } from './route-lookup.ts'
+import { nodeHeaders } from './respond.ts'
 
 /** What the app hands the cache (the build's `pageCache` export, app/entry.server.tsx). */
 export interface PageCacheApp {
@@ -274,10 +275,7 @@ export function createPageCache(options: {
 
 	/** A response the render gave that is not for keeping: sent as is to the visitor who asked. */
 	async function sendRendered(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
-		const setCookies = response.headers.getSetCookie()
-		if (setCookies.length > 0) res.setHeader('set-cookie', setCookies)
-		for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
-		res.writeHead(response.status)
+		res.writeHead(response.status, nodeHeaders(response.headers))
 		if (req.method === 'HEAD' || !response.body) {
 			await response.body?.cancel()
 			res.end()
