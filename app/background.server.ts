@@ -13,15 +13,16 @@ export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
  * jobs and schedules, and the first-run set-up link. Called once by the server at start.
  *
  * Resolves once what must be in place before the first request is (the listener that keeps the
- * public page caches in step with other instances, and the set-up link); `workers` settles when
+ * public page caches in step with other instances, and the set-up link, which the server prints
+ * on its « site ready » line); `workers` settles when
  * every worker and schedule is started. Requests do not wait for those: whatever sends a job
  * declares its queue first, and the job waits in the database for its worker.
  */
-export async function startBackground(): Promise<{ workers: Promise<void> }> {
+export async function startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }> {
 	const platform = await getPlatform()
 	// Caches of public pages forget what another instance's admin changed.
-	await Promise.all([listenForPublicContentChanges(), announceSetupLink(platform)])
-	return { workers: startWorkers(platform) }
+	const [, setupLink] = await Promise.all([listenForPublicContentChanges(), announceSetupLink(platform)])
+	return { workers: startWorkers(platform), setupLink }
 }
 
 async function startWorkers(platform: Platform): Promise<void> {

@@ -1,6 +1,8 @@
 // `npm start` builds only when the sources changed since the last build: it hashes what the build
 // reads (app/, public/, the build's configuration and the lockfile) and compares with the hash the
-// last build left in build/.sources-hash. A first start builds (~20 s); later ones start at once.
+// last build left in build/.sources-hash. A first start builds (see the README for how long); later
+// ones start at once. The build's own listing (hundreds of asset lines) stays out of the server's
+// log: it is printed only if the build fails.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -43,11 +45,23 @@ const previous = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').t
 if (previous === current && fs.existsSync(path.join(buildDir, 'server', 'index.js'))) {
 	console.log('Sources unchanged since the last build: starting it as is (npm run build forces a new one).')
 } else {
-	console.log(previous ? 'Sources changed: building again…' : 'First start: building the site (about 20 s)…')
+	console.log(
+		previous
+			? 'Sources changed: building the site again (15 s to a few minutes)…'
+			: 'First start: building the site (15 s on an idle 2-core machine, up to 3 minutes on a busy one)…',
+	)
+	const started = Date.now()
 	const npm = process.env.npm_execpath
+	const options = { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }
 	const result = npm
-		? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
-		: spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' })
-	if (result.status !== 0) process.exit(result.status ?? 1)
+		? spawnSync(process.execPath, [npm, 'run', '--silent', 'build'], options)
+		: spawnSync('npm', ['run', '--silent', 'build'], { ...options, shell: process.platform === 'win32' })
+	if (result.status !== 0) {
+		process.stdout.write(result.stdout ?? '')
+		process.stderr.write(result.stderr ?? '')
+		console.error(`The build failed${result.error ? ` (${result.error.message})` : ''}: its output is above.`)
+		process.exit(result.status ?? 1)
+	}
 	fs.writeFileSync(stampFile, `${current}\n`)
+	console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`)
 }

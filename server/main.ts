@@ -33,7 +33,7 @@ const platform = loaded.entry.module as unknown as ObserveHooks &
 		wholeDocumentOf?(response: Response): Uint8Array | undefined
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
-		startBackground(): Promise<{ workers: Promise<void> }>
+		startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }>
 		pageCache: PageCacheApp
 	}
 // Paths are matched with React Router's route-pattern matcher; the build that takes the flag out of
@@ -47,7 +47,10 @@ const fatal = (error: unknown): never => {
 	process.exit(1)
 }
 const { env } = await platform.getPlatform().catch(fatal)
-await platform.startBackground().then(({ workers }) => void workers.catch(fatal), fatal)
+const { setupLink } = await platform.startBackground().then(({ workers, setupLink }) => {
+	void workers.catch(fatal)
+	return { setupLink }
+}, fatal)
 
 const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const observe = createObserver(build, platform)
@@ -158,8 +161,14 @@ server.keepAliveTimeout = 65_000
 server.headersTimeout = 66_000
 server.requestTimeout = 60_000
 
+// One line says where the site is and, on a fresh install, how to create the first administrator.
 server.listen(env.PORT, env.HOST, () => {
-	log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
+	if (setupLink) {
+		log.warn(
+			{ url: env.SITE_URL, port: env.PORT, setupLink },
+			`site ready on ${env.SITE_URL} · Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${setupLink}`,
+		)
+	} else log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
 })
 
 let stopping = false

@@ -20,9 +20,9 @@ export async function hasAdmin(db: Db): Promise<boolean> {
 	return Boolean(row)
 }
 
-/** At start: no admin yet, so a fresh set-up link goes to the log. Returns the link, if any. */
+/** At start: no admin yet, so a fresh set-up link is made. Returns the link (the server prints it), if any. */
 export async function announceSetupLink(platform: Platform): Promise<string | null> {
-	const { database, env, logger } = platform
+	const { database, env } = platform
 	if (await hasAdmin(database.db)) {
 		await database.db.delete(siteSetting).where(eq(siteSetting.key, SETTING))
 		return null
@@ -30,9 +30,7 @@ export async function announceSetupLink(platform: Platform): Promise<string | nu
 	const token = randomBytes(32).toString('base64url')
 	const value = JSON.stringify({ hash: hash(token).toString('hex'), expiresAt: Date.now() + TTL_MS })
 	await database.db.insert(siteSetting).values({ key: SETTING, value }).onConflictDoUpdate({ target: siteSetting.key, set: { value } })
-	const link = `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
-	logger.warn({ setupLink: link }, `Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${link}`)
-	return link
+	return `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
 }
 
 /** Whether this set-up token is the current one, unexpired, and the site still has no admin. */
