@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
-import { renderToPipeableStream, renderToString } from 'react-dom/server'
+import { renderToPipeableStream } from 'react-dom/server'
 import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
@@ -14,18 +14,14 @@ import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
-import { createRenderManifests } from '#app/platform/render-manifest.server.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
-import { forBrowser } from '#app/platform/route-matching.server.ts'
-import { awaitsData, leftToTheBrowser, readDataScript, wholeBody, wholeDocumentResponse } from '#app/platform/document-body.server.ts'
+import { awaitsData, wholeBody, wholeDocumentResponse } from '#app/platform/document-body.server.ts'
 // The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
 import stylesheetText from '#app/styles/public.css?inline'
 
 export const streamTimeout = 5_000
 /** Set by server/page-cache.ts alone (it removes it from what visitors send): render the whole document. */
 const PAGE_CACHE_FILL_HEADER = 'x-page-cache-fill'
-/** The routes a page's render needs, not the whole table (platform/render-manifest.server.ts). */
-const forRender = createRenderManifests()
 
 export default async function handleRequest(
 	request: Request,
@@ -39,7 +35,7 @@ export default async function handleRequest(
 			<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
 				<I18nProvider language={LANGUAGE} resources={resources}>
 					<StylesheetTextProvider value={stylesheetText}>
-						<ServerRouter context={forBrowser(forRender(routerContext))} url={request.url} nonce={nonce} />
+						<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
 					</StylesheetTextProvider>
 				</I18nProvider>
 			</RequestIdProvider>
@@ -57,24 +53,14 @@ export default async function handleRequest(
 		return { headers: responseHeaders, status: responseStatusCode }
 	}
 
-	// Nothing to wait for (no loader handed over a promise): the page in one synchronous pass, sent
-	// whole (platform/document-body.server.ts). An error that stops it is React Router's to report
-	// (handleError, below), as when a streamed shell fails. Should a part of it suspend all the same
-	// (a lazy component's first render) or fail inside a Suspense boundary, React leaves a
-	// client-rendered boundary there: the page is then rendered again by the streaming renderer,
-	// which waits for that part, or reports its error, as for any other page.
-	if (!routerContext.isSpaMode && !awaitsData(routerContext.staticHandlerContext) && (await readDataScript(routerContext))) {
-		const html = renderToString(page())
-		// renderToString leaves out the doctype that the streaming renderer writes before <html>.
-		if (!leftToTheBrowser(html)) return wholeDocumentResponse(`<!DOCTYPE html>${html}`, headers())
-		return rendered(true)
-	}
-
-	// A page that waits for data. Crawlers, no-JS clients and the page cache (server/page-cache.ts)
-	// get the whole document at once; browsers get the shell first and the rest as it comes.
+	// A page with nothing to wait for (no loader handed over a promise) is ready a moment after its
+	// shell: it is sent whole, with its length (platform/document-body.server.ts). So is any page for
+	// crawlers, no-JS clients and the page cache (server/page-cache.ts). Browsers get the shell of a
+	// page that waits for data first, and the rest as it comes.
 	const userAgent = request.headers.get('user-agent')
 	return rendered(
-		Boolean((userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1'),
+		!awaitsData(routerContext.staticHandlerContext) ||
+			Boolean((userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1'),
 	)
 
 	/** The streaming render: whole (once everything is ready) or its shell first. */
@@ -111,12 +97,7 @@ export default async function handleRequest(
 			function respondWhole() {
 				responded = true
 				const init = headers()
-				pipe(
-					wholeBody((body) => {
-						init.headers.set('Content-Length', String(body.byteLength))
-						resolve(new Response(body, init))
-					}),
-				)
+				pipe(wholeBody((body) => resolve(wholeDocumentResponse(body, init))))
 			}
 
 			function respondStreamed() {
@@ -147,8 +128,6 @@ export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/plat
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 // …and writes a whole document as the bytes it already is (platform/document-body.server.ts).
 export { wholeDocumentOf } from '#app/platform/document-body.server.ts'
-// …and matches paths with React Router's route-pattern matcher, which this entry hides from the browser.
-export { withServerRouteMatching } from '#app/platform/route-matching.server.ts'
 
 /** What the anonymous page cache in server/ needs from the app: its rule, its policy, its signal. */
 export const pageCache = {

@@ -24,21 +24,16 @@ const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, logFormat)
 
-const loaded = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
-const platform = loaded.entry.module as unknown as ObserveHooks &
+const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
+const platform = build.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
-		/** Absent from builds made before it (bench/compare.ts may serve one): they match as React Router does. */
-		withServerRouteMatching?(build: ServerBuild): ServerBuild
-		/** Absent from older builds too: their documents are sent through their body stream. */
-		wholeDocumentOf?(response: Response): Uint8Array | undefined
+		/** The bytes of a page rendered whole (app/platform/document-body.server.ts), to write as they are. */
+		wholeDocumentOf(response: Response): Uint8Array | undefined
 		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }>
 		pageCache: PageCacheApp
 	}
-// Paths are matched with React Router's route-pattern matcher; the build that takes the flag out of
-// its pages is the one that switches it on (app/platform/route-matching.server.ts).
-const build = platform.withServerRouteMatching?.(loaded) ?? loaded
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 // The job workers start while the server already answers (their queues wait in the database).
@@ -74,7 +69,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 	try {
 		const response = await render(request)
 		if (gone()) return
-		await respond(req, res, request, response, platform.wholeDocumentOf?.(response))
+		await respond(req, res, request, response, platform.wholeDocumentOf(response))
 	} catch (error) {
 		if (gone()) return
 		log.error({ err: error }, 'unhandled error')

@@ -1,7 +1,7 @@
-import { createElement, lazy, Suspense, use } from 'react'
+import { createElement, Suspense, use } from 'react'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
-import { awaitsData, leftToTheBrowser, readDataScript, wholeBody } from './document-body.server.ts'
+import { awaitsData, wholeBody } from './document-body.server.ts'
 
 describe('awaitsData', () => {
 	test('is false when every loader and action answered with plain data', () => {
@@ -51,54 +51,5 @@ describe('wholeBody', () => {
 		).toString('utf8')
 		expect(body).toContain('<p>la suite</p>')
 		expect(body).not.toContain('attente')
-	})
-})
-
-describe('readDataScript', () => {
-	const encoder = new TextEncoder()
-	function streamOf(...parts: Uint8Array[]) {
-		return new ReadableStream<Uint8Array>({
-			start(controller) {
-				for (const part of parts) controller.enqueue(part)
-				controller.close()
-			},
-		})
-	}
-
-	test('reads the whole data stream into the cache React Router looks in first, characters split across pieces included', async () => {
-		const bytes = encoder.encode('[{"titre":"Été à Paris"}]')
-		const context = { serverHandoffStream: streamOf(bytes.slice(0, 12), bytes.slice(12, 13), bytes.slice(13)), renderMeta: {} }
-		expect(await readDataScript(context)).toBe(true)
-		const cached = context.renderMeta as { streamCache?: Record<number, { result?: { done: boolean; value: string } }> }
-		expect(cached.streamCache?.[0]?.result).toEqual({ done: true, value: '[{"titre":"Été à Paris"}]' })
-		expect(cached.streamCache?.[1]).toBeUndefined()
-	})
-
-	test('leaves each render a stream of its own to take a reader of (a page may be rendered twice)', async () => {
-		const context = { serverHandoffStream: streamOf(encoder.encode('[]')), renderMeta: {} }
-		await readDataScript(context)
-		const first = context.serverHandoffStream.getReader()
-		const second = { ...context }.serverHandoffStream.getReader()
-		expect(await first.read()).toEqual({ done: true, value: undefined })
-		expect(await second.read()).toEqual({ done: true, value: undefined })
-	})
-
-	test('is false when there is no data stream or no render state', async () => {
-		expect(await readDataScript({ renderMeta: {} })).toBe(false)
-		expect(await readDataScript({ serverHandoffStream: streamOf() })).toBe(false)
-	})
-})
-
-describe('leftToTheBrowser', () => {
-	test('is true when a part suspended during renderToString, false otherwise', async () => {
-		const Lazy = lazy(() => Promise.resolve({ default: () => createElement('figure', null, 'graphique') }))
-		const page = () => createElement('main', null, createElement(Suspense, { fallback: 'attente' }, createElement(Lazy)))
-		expect(leftToTheBrowser(renderToString(page()))).toBe(true)
-		await new Promise((resolve) => setTimeout(resolve, 0))
-		// Loaded now: the same page renders whole.
-		const html = renderToString(page())
-		expect(html).toContain('<figure>graphique</figure>')
-		expect(leftToTheBrowser(html)).toBe(false)
-		expect(leftToTheBrowser(renderToString(createElement('p', null, '<!--$!--> écrit par un visiteur')))).toBe(false)
 	})
 })

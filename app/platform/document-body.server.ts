@@ -3,11 +3,10 @@ import type { EntryContext } from 'react-router'
 
 /*
  * How a rendered page leaves app/entry.server.tsx. When no loader handed over a promise, nothing in
- * the page waits: React Router's own data script (the loaders' data, encoded as a stream) is ready a
- * few microtasks after the loaders. Such a page is rendered to one string (`renderToString`), its
- * data script read to its end beforehand (`readDataScript`), and sent as one body with its
- * Content-Length. A page whose loaders hand over promises still streams: its shell at once, the rest
- * as it comes (and whole, collected by `wholeBody`, for crawlers and the page cache).
+ * the page waits: React's streaming renderer (its public API, `renderToPipeableStream`) finishes it
+ * a moment after its shell, and the page is collected (`wholeBody`) and sent as one body with its
+ * Content-Length. A page whose loaders hand over promises still streams to browsers: its shell at
+ * once, the rest as it comes (and whole for crawlers and the page cache).
  * See docs/decisions/whole-documents.md.
  */
 
@@ -21,38 +20,13 @@ export function awaitsData({ loaderData, actionData }: Pick<EntryContext['static
 	return false
 }
 
-/**
- * Reads React Router's data stream for this page to its end and leaves it where its data script
- * looks first (`renderMeta.streamCache`, typed in React Router's entry context), so that the
- * script renders at once instead of suspending on each piece of the stream: the page can then be
- * rendered in one synchronous pass. False when there is no such stream (nothing to prepare).
- */
-export async function readDataScript(context: Pick<EntryContext, 'serverHandoffStream' | 'renderMeta'>): Promise<boolean> {
-	const stream = context.serverHandoffStream
-	if (!stream || !context.renderMeta) return false
-	const decoder = new TextDecoder()
-	let value = ''
-	for await (const chunk of stream) value += decoder.decode(chunk, { stream: true })
-	value += decoder.decode()
-	context.renderMeta.streamCache = { 0: Object.assign(Promise.resolve(), { result: { done: true, value } }) }
-	// Each render of the page takes a reader of the stream (the cache answers before it is read), and
-	// a page may be rendered twice (entry.server.tsx): each one gets a stream of its own, empty.
-	Object.defineProperty(context, 'serverHandoffStream', {
-		configurable: true,
-		enumerable: true,
-		get: () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
-	})
-	return true
-}
-
 const wholeDocuments = new WeakMap<Response, Uint8Array>()
 
 /**
  * The response for a whole document: its bytes are kept beside it, so that the server
  * (server/main.ts) can write them as they are instead of reading the response's body stream back.
  */
-export function wholeDocumentResponse(document: string, init: ResponseInit & { headers: Headers }): Response {
-	const bytes = Buffer.from(document)
+export function wholeDocumentResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit & { headers: Headers }): Response {
 	init.headers.set('Content-Length', String(bytes.byteLength))
 	const response = new Response(bytes, init)
 	wholeDocuments.set(response, bytes)
@@ -62,16 +36,6 @@ export function wholeDocumentResponse(document: string, init: ResponseInit & { h
 /** The bytes of a response made by `wholeDocumentResponse`, unread (undefined for any other response). */
 export function wholeDocumentOf(response: Response): Uint8Array | undefined {
 	return response.bodyUsed ? undefined : wholeDocuments.get(response)
-}
-
-/**
- * Whether React left a part of this page for the browser to render: a Suspense boundary whose
- * content suspended during `renderToString` (a lazy component not loaded yet) or failed. React
- * marks such a boundary `<!--$!-->`. Text and attributes are escaped, so only an HTML string the
- * page sets itself could contain it too, and then the page is only rendered a second time.
- */
-export function leftToTheBrowser(html: string): boolean {
-	return html.includes('<!--$!-->')
 }
 
 /** A destination for React's `pipe()` that hands over everything written to it, in one piece, once it ends. */
