@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /*
- * Only the public API of a dependency (docs/decisions/public-apis-only.md). The linter refuses an
+ * Only the public API of a dependency (docs/decisions/0016-public-apis-only.md). The linter refuses an
  * import of a private path (`no-restricted-imports` in .oxlintrc.json); this test also catches what
  * an import statement does not show: a module loaded by a computed path, or a private member read
  * or replaced on a dependency's object.

@@ -155,7 +155,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			enabled: true,
 			// Sign-up never says whether an address already has an account, and opens no session:
 			// whoever proves control of the address (the link of the mail) is who signs in first.
-			// See docs/decisions/0001-account-pre-hijacking.md.
+			// See docs/decisions/0002-account-pre-hijacking.md.
 			autoSignIn: false,
 			requireEmailVerification: true,
 			minPasswordLength: PASSWORD_MIN,

@@ -7,7 +7,7 @@ import type { EntryContext } from 'react-router'
  * a moment after its shell, and the page is collected (`wholeBody`) and sent as one body with its
  * Content-Length. A page whose loaders hand over promises still streams to browsers: its shell at
  * once, the rest as it comes (and whole for crawlers and the page cache).
- * See docs/decisions/whole-documents.md.
+ * See docs/decisions/0015-whole-documents.md.
  */
 
 /** Whether a loader or an action handed over a promise (data streamed into the page once resolved). */

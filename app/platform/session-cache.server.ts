@@ -28,7 +28,7 @@ import type { Realtime } from './realtime.server.ts'
  *   of queries, now one. A request that arrives after an invalidation never joins a read started
  *   before it.
  *
- * See docs/decisions/session-memory.md.
+ * See docs/decisions/0008-session-memory.md.
  */
 
 export const SESSION_CACHE_TTL_MS = 5_000

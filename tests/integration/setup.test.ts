@@ -77,7 +77,7 @@ describe(`the first-admin set-up link on ${databaseKind()}`, () => {
 		const [admin] = await db().select().from(user).where(eq(user.email, 'camille@example.com'))
 		expect(admin!.role).toBe('admin')
 		expect(await hasAdmin(db())).toBe(true)
-		// The link proved the address (docs/decisions/first-admin-address.md): it is confirmed, no
+		// The link proved the address (docs/decisions/0007-first-admin-address.md): it is confirmed, no
 		// « Confirmez votre adresse » mail goes out, and the dashboard shows no banner asking for it.
 		expect(admin!.emailVerified).toBe(true)
 		await new Promise((resolve) => setTimeout(resolve, 300))

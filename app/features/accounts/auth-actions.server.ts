@@ -129,7 +129,7 @@ async function atLeast<T>(floorMs: number, work: () => Promise<T>): Promise<T> {
 
 /**
  * Creates the account and sends the link that confirms the address; opens no session (whoever
- * proves the address signs in first: docs/decisions/0001-account-pre-hijacking.md). When the
+ * proves the address signs in first: docs/decisions/0002-account-pre-hijacking.md). When the
  * address already had an account, Better Auth answers the same and mails the owner instead: the
  * visitor is asked to look at their inbox either way, in the same time. `redirectTo` (a same-site
  * path, already checked) rides in the confirmation link, where the new member goes once confirmed.
@@ -154,7 +154,7 @@ export async function signUpWithPassword(
  * server's log has it, the operator who could set any address anyway. So the address is taken as
  * confirmed (the form says so next to it) and no « Confirmez votre adresse » mail goes out: the
  * account is made here rather than by Better Auth's sign-up, which would send one, and then signed
- * in with its password like any other (docs/decisions/first-admin-address.md).
+ * in with its password like any other (docs/decisions/0007-first-admin-address.md).
  */
 export async function signUpFirstAdmin(
 	request: Request,

@@ -13,8 +13,8 @@ import { followAddressChange } from '#app/features/newsletter/subscribers.server
  * is theirs only if they also prove it is theirs (its password, or, for an account without one,
  * its own session in this browser). Every session opened before is then ended (Better Auth's
  * afterEmailVerification, app/platform/auth.server.ts) and the verifier's is the first one.
- * See docs/decisions/0001-account-pre-hijacking.md. A changed address takes the member's newsletter
- * subscription with it (docs/decisions/newsletter-follows-address.md): this confirmation is the only
+ * See docs/decisions/0002-account-pre-hijacking.md. A changed address takes the member's newsletter
+ * subscription with it (docs/decisions/0010-newsletter-follows-address.md): this confirmation is the only
  * way an account's address changes.
  */
 

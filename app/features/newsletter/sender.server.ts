@@ -19,7 +19,7 @@ import { STATS_TOPIC } from '#app/features/stats/topics.ts'
  * the queued rows in batches through pooled SMTP connections at the configured pace. Each delivery is
  * recorded as sent just before the relay commits it (platform/mail/bulk-smtp.server.ts), those
  * waiting together in one statement, so a send killed at any moment and resumed mails nobody twice
- * (docs/decisions/newsletter-sent-records.md says what a crash can still do).
+ * (docs/decisions/0011-newsletter-sent-records.md says what a crash can still do).
  */
 
 export const NEWSLETTER_SEND_QUEUE = 'newsletter.send'

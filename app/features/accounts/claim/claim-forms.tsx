@@ -155,7 +155,7 @@ export function SetupForm(props: { constraint: Constraint; result: Result }) {
 			<Field label={t('auth.fields.name')} errors={edited.errors(fields.name)}>
 				{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="name" />}
 			</Field>
-			{/* The set-up link proves the address: no mail asks to confirm it (docs/decisions/first-admin-address.md). */}
+			{/* The set-up link proves the address: no mail asks to confirm it (docs/decisions/0007-first-admin-address.md). */}
 			<Field label={t('auth.fields.email')} hint={t('auth.claim.setup.emailHint')} errors={edited.errors(fields.email)}>
 				{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}
 			</Field>
