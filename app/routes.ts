@@ -1,8 +1,8 @@
 import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
 
 /*
- * The route table, written out. It mirrors PRODUCT.md's (and the seed's) table; screens that later
- * issues build are added here as they arrive. Unknown paths go to `/` (the last route).
+ * The route table, written out: one line per URL, grouped as the site is (public pages, account
+ * area, dashboard and admin, JSON API and machine endpoints). Unknown paths go to `/` (the last route).
  */
 export default [
 	// Public site

@@ -72,7 +72,7 @@ describe('session machine (seed section 4)', () => {
 		expect(machine.getState()).toEqual({ status: 'SIGNED_IN', user: ada, profile: profileOf(ada) })
 	})
 
-	it('logs to the console by default, with exactly the seed message', async () => {
+	it('logs to the console by default, with exactly « Error fetching user data: »', async () => {
 		const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
 		try {
 			const failure = new Error('boom')

@@ -1,12 +1,12 @@
 import type { AuthUser, Profile } from '#app/features/accounts/types.ts'
 
-/** The browser's session state, exactly the seed's: UNKNOWN, then SIGNED_IN or SIGNED_OUT. */
+/** The browser's session state: UNKNOWN, then SIGNED_IN or SIGNED_OUT. */
 export type SessionState = { status: 'UNKNOWN' } | { status: 'SIGNED_IN'; user: AuthUser; profile: Profile } | { status: 'SIGNED_OUT' }
 
 export interface SessionMachineDeps {
 	/** Reads the signed-in user's profile (getCurrentUserData). */
 	fetchProfile: () => Promise<Profile>
-	/** Where failures go; the seed logs `Error fetching user data:` to the console. */
+	/** Where failures go; by default `Error fetching user data:` to the console. */
 	logError?: (message: string, error: unknown) => void
 }
 

@@ -6,7 +6,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 
 /*
- * The seed's two callables as a JSON API: GET is getCurrentUserData, PATCH is updateUserData
+ * The profile's two calls as a JSON API: GET is getCurrentUserData, PATCH is updateUserData
  * ({ values, valuesToClear } → { data: profile }). Cross-site requests are refused by the root's
  * origin check before they get here.
  */

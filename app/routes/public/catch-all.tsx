@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { httpError } from '#app/platform/http-error.ts'
 
-/** Any other path goes to the landing page (the seed's rule). */
+/** Any other path goes to the landing page. */
 export function loader() {
 	return redirect('/', 302)
 }

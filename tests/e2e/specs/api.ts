@@ -1,4 +1,4 @@
-/* The profile API (the seed's getCurrentUserData / updateUserData) as other clients would call it. */
+/* The profile API (getCurrentUserData / updateUserData) as other clients would call it. */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { BrowserContext } from 'playwright-core'
