@@ -48,10 +48,8 @@ export async function subscribeAction(request: Request, formData: FormData) {
 		if (formData.get('website')) return { newsletter: 'sent' as const, result: null }
 		return data({ newsletter: 'invalid' as const, result: submission.reply() }, { status: 400 })
 	}
-	const refused = await limited([
-		['newsletterByAddress', clientAddressOf(request)],
-		['newsletterByEmail', submission.value.email],
-	])
+	// Per client address here; per recipient, where every mail is sent (app/platform/mail), silently.
+	const refused = await limited([['newsletterByAddress', clientAddressOf(request)]])
 	if (refused) {
 		return data(
 			{ newsletter: 'invalid' as const, result: submission.reply({ formErrors: [refused.message] }) },
@@ -66,10 +64,8 @@ export async function subscribeAction(request: Request, formData: FormData) {
 export async function requestUnsubscribeLinkAction(request: Request, formData: FormData) {
 	const submission = parseWithZod(formData, { schema: UnsubscribeRequestSchema })
 	if (submission.status !== 'success') return data({ state: 'ask' as const, result: submission.reply(), message: null }, { status: 400 })
-	const refused = await limited([
-		['newsletterByAddress', clientAddressOf(request)],
-		['newsletterByEmail', submission.value.email],
-	])
+	// Per client address here; per recipient, where every mail is sent (app/platform/mail), silently.
+	const refused = await limited([['newsletterByAddress', clientAddressOf(request)]])
 	if (refused) {
 		return data(
 			{ state: 'ask' as const, result: submission.reply({ formErrors: [refused.message] }), message: null },

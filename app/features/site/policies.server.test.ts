@@ -14,6 +14,11 @@ describe('the policies', () => {
 		expect(privacy).toContain(`${RETENTION.pageViewMonths} mois, puis les compteurs sont effacés`)
 		expect(privacy).toContain(`effacés ${Math.round(RETENTION.contactMessageDays / 30.4)} mois après sa`)
 		expect(privacy).toContain(`${RULES.contactByAddress.points}\u00a0messages par ${RULES.contactByAddress.durationSeconds / 60} minutes`)
+		expect(privacy).toContain(
+			`${RULES.mailsByRecipient.points}\u00a0e-mails par heure (${RULES.mailsByRecipientDaily.points}\u00a0par jour) à une même adresse`,
+		)
+		expect(RULES.mailsByRecipient.durationSeconds).toBe(3600)
+		expect(RULES.mailsByRecipientDaily.durationSeconds).toBe(24 * 3600)
 		expect(readPolicy('cookies', 'https://groupe.example').html).toContain('aucun cookie')
 	})
 })

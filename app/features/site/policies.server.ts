@@ -37,6 +37,8 @@ function values(siteUrl: string): Record<string, string> {
 		contactMonths: String(Math.round(RETENTION.contactMessageDays / 30.4)),
 		contactLimit: String(RULES.contactByAddress.points),
 		contactLimitMinutes: String(RULES.contactByAddress.durationSeconds / 60),
+		mailCap: String(RULES.mailsByRecipient.points),
+		mailCapDaily: String(RULES.mailsByRecipientDaily.points),
 		audienceMonths: String(RETENTION.pageViewMonths),
 		newsletterPendingDays: String(PENDING_PURGE_DAYS),
 		newsletterConfirmHours: String(CONFIRM_TTL_HOURS),
