@@ -11,6 +11,8 @@ import { CLIENT_ADDRESS_HEADER } from './auth.server.ts'
 export const RULES = {
 	signInByAddress: { points: 30, durationSeconds: 15 * 60 },
 	signInByAccount: { points: 8, durationSeconds: 15 * 60 },
+	// A device the account signed in from before (its device cookie) counts on its own, not on the account.
+	signInByDevice: { points: 8, durationSeconds: 15 * 60 },
 	signUpByAddress: { points: 6, durationSeconds: 60 * 60 },
 	resetByAddress: { points: 10, durationSeconds: 60 * 60 },
 	resetByAccount: { points: 3, durationSeconds: 60 * 60 },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '#app/features/accounts/device-cookie.server.ts'
 import { RETENTION } from '#app/features/accounts/housekeeping.server.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
 import { readPolicy } from './policies.server.ts'
@@ -19,6 +20,9 @@ describe('the policies', () => {
 		)
 		expect(RULES.mailsByRecipient.durationSeconds).toBe(3600)
 		expect(RULES.mailsByRecipientDaily.durationSeconds).toBe(24 * 3600)
-		expect(readPolicy('cookies', 'https://groupe.example').html).toContain('aucun cookie')
+		const cookies = readPolicy('cookies', 'https://groupe.example').html
+		expect(cookies).toContain('aucun cookie')
+		expect(cookies).toContain(`<code>${DEVICE_COOKIE}</code>`)
+		expect(cookies).toContain(`${DEVICE_COOKIE_DAYS} jours, renouvelé à chaque connexion`)
 	})
 })
