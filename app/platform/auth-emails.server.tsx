@@ -28,6 +28,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 			const href = claimUrl(env, 'verifyEmail', token, redirectTo ? { redirectTo } : {})
 			return mailer.sendMail({
 				kind: 'verify-email',
+				origin: 'visitor',
 				to: user.email,
 				subject: `Confirmez votre adresse e-mail – ${env.BAND_NAME}`,
 				body: (
@@ -46,6 +47,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 			const href = claimUrl(env, 'resetPassword', token)
 			return mailer.sendMail({
 				kind: 'reset-password',
+				origin: 'visitor',
 				to: user.email,
 				subject: `Choisir un nouveau mot de passe – ${env.BAND_NAME}`,
 				body: (
@@ -67,6 +69,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 			const href = `${env.SITE_URL}/auth/forgot-password`
 			return mailer.sendMail({
 				kind: 'existing-account',
+				origin: 'visitor',
 				to: user.email,
 				subject: `Vous avez déjà un compte – ${env.BAND_NAME}`,
 				body: (
@@ -86,6 +89,7 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 			const href = claimUrl(env, 'verifyEmail', token)
 			return mailer.sendMail({
 				kind: 'change-email',
+				origin: 'visitor',
 				to: newEmail,
 				subject: `Confirmez votre nouvelle adresse – ${env.BAND_NAME}`,
 				body: (
@@ -103,6 +107,8 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 		notice(kind: string, to: string, subject: string, title: string, paragraphs: string[]) {
 			return mailer.sendMail({
 				kind,
+				// To an account's proven address, about something its owner (or an admin) did.
+				origin: 'site',
 				to,
 				subject: `${subject} – ${env.BAND_NAME}`,
 				body: (

@@ -46,12 +46,12 @@ async function open(): Promise<Platform> {
 	try {
 		logger.info({ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined }, 'database ready')
 		const jobs = await startJobs(database, logger)
-		const mailer = createMailer({ db: database.db, jobs, env, logger })
+		const limits = createRateLimits(database.db)
+		const mailer = createMailer({ db: database.db, jobs, env, logger, limits })
 		const emails = createAuthEmails(env, mailer)
 		const secret = await resolveAuthSecret(database.db, env)
 		const auth = createAuth({ db: database.db, env, secret, emails, logger })
 		await grantListedAdmins(database.db, env)
-		const limits = createRateLimits(database.db)
 		const storage = await createStorage(env, secret)
 		const realtime = await startRealtime(database, logger)
 		// Sessions remembered for a few seconds, forgotten on every instance when one is revoked.

@@ -11,6 +11,8 @@ import { CLIENT_ADDRESS_HEADER } from './auth.server.ts'
 export const RULES = {
 	signInByAddress: { points: 30, durationSeconds: 15 * 60 },
 	signInByAccount: { points: 8, durationSeconds: 15 * 60 },
+	// A device the account signed in from before (its device cookie) counts on its own, not on the account.
+	signInByDevice: { points: 8, durationSeconds: 15 * 60 },
 	signUpByAddress: { points: 6, durationSeconds: 60 * 60 },
 	resetByAddress: { points: 10, durationSeconds: 60 * 60 },
 	resetByAccount: { points: 3, durationSeconds: 60 * 60 },
@@ -26,9 +28,14 @@ export const RULES = {
 	contactByAddress: { points: 5, durationSeconds: 15 * 60 },
 	// Replies to contact messages, per admin account.
 	contactReplyByAccount: { points: 60, durationSeconds: 60 * 60 },
-	/** Newsletter sign-ups and unsubscribe-link requests from one address, and mails asked for one e-mail. */
+	/** Newsletter sign-ups and unsubscribe-link requests from one client address. */
 	newsletterByAddress: { points: 10, durationSeconds: 60 * 60 },
-	newsletterByEmail: { points: 3, durationSeconds: 60 * 60 },
+	/**
+	 * Mails a visitor makes the site send to one address, whatever the path (sign-up, reset, newsletter,
+	 * unsubscribe link…): counted where every mail is sent (app/platform/mail/mailer.server.ts).
+	 */
+	mailsByRecipient: { points: 5, durationSeconds: 60 * 60 },
+	mailsByRecipientDaily: { points: 10, durationSeconds: 24 * 60 * 60 },
 } as const satisfies Record<string, { points: number; durationSeconds: number }>
 
 export type RuleName = keyof typeof RULES

@@ -95,6 +95,7 @@ function ticketMail(to: string): OutgoingMail {
 	const identity = mailIdentity(env.platform.env)
 	return {
 		kind: 'test-ticket',
+		origin: 'site',
 		to,
 		subject: `Votre place est réservée – ${env.platform.env.BAND_NAME}`,
 		body: createElement(MailLayout, {
@@ -265,8 +266,8 @@ describe(`outbox mail over SMTP on ${kind}`, () => {
 				},
 			}),
 		)
-		const { database, jobs } = env.platform
-		const offline = createMailer({ db: database.db, jobs, env: { ...env.platform.env, SMTP_URL: undefined }, logger })
+		const { database, jobs, limits } = env.platform
+		const offline = createMailer({ db: database.db, jobs, env: { ...env.platform.env, SMTP_URL: undefined }, logger, limits })
 		expect(offline.transport).toBeNull()
 
 		const to = 'sans-relais@exemple.fr'

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { rateLimit } from '#app/platform/db/schema.ts'
 import { createRateLimits, RULES, type LimitResult } from '#app/platform/rate-limit.server.ts'
+import { DEVICE_COOKIE } from '#app/features/accounts/device-cookie.server.ts'
 import * as authApi from '#app/routes/api/auth.ts'
 import * as signin from '#app/routes/auth/signin.tsx'
 import { databaseKind } from '../support/database.ts'
@@ -37,9 +38,18 @@ async function member(name: string, email: string) {
 }
 
 /** A sign-in through the form, each from a new client address (X-Client-Address, as our server sets it). */
-async function signIn(email: string, password: string) {
-	const request = formPost('/auth/signin', { email, password })
+async function signIn(email: string, password: string, cookie?: string) {
+	const request = formPost('/auth/signin', { email, password }, { cookie })
 	return outcome(await signin.action(routeArgs(request, '/auth/signin')))
+}
+
+/** The device cookie a successful sign-in set (name=value, as the browser sends it back). */
+function deviceCookieOf(headers: Headers): string {
+	const set = headers.getSetCookie().find((cookie) => cookie.startsWith(`${DEVICE_COOKIE}=`))
+	expect(set, 'a device cookie').toBeDefined()
+	expect(set).toMatch(/HttpOnly/i)
+	expect(set).toMatch(/Path=\/auth(;|$)/)
+	return set!.split(';')[0]!
 }
 
 function formErrors(body: unknown) {
@@ -110,6 +120,40 @@ describe(`rate limits on ${kind}`, () => {
 			expect((await signIn(email, 'pas le bon mot de passe')).status).toBe(400)
 			const [after] = await env.platform.database.db.select().from(rateLimit).where(accountKey)
 			expect(after?.points).toBe(1)
+		})
+	})
+
+	describe('a device the account signed in from before', () => {
+		it('still signs its owner in while strangers have locked the account, and nobody else', async () => {
+			const email = 'proprietaire@exemple.fr'
+			await member('Propriétaire', email)
+			const signedIn = await signIn(email, PASSWORD)
+			expect(signedIn.status).toBe(302)
+			const device = deviceCookieOf(signedIn.headers)
+
+			// Strangers, each from its own address, use up the account's allowance: it is locked for them.
+			for (let attempt = 1; attempt <= ACCOUNT_LIMIT; attempt++) {
+				expect((await signIn(email, `devinette ${attempt}`)).status, `attempt ${attempt}`).toBe(400)
+			}
+			expect((await signIn(email, PASSWORD)).status).toBe(429)
+
+			// The owner's device, with its cookie and the right password: signed in, during the lockout.
+			const owner = await signIn(email, PASSWORD, device)
+			expect(owner.status).toBe(302)
+			expect(owner.headers.getSetCookie().some((cookie) => cookie.includes('session_token='))).toBe(true)
+			// The account stays locked for everyone else: no cookie, another account's, or a forged one.
+			expect((await signIn(email, PASSWORD)).status).toBe(429)
+			await member('Voisin', 'voisin@exemple.fr')
+			const neighbour = deviceCookieOf((await signIn('voisin@exemple.fr', PASSWORD)).headers)
+			expect((await signIn(email, PASSWORD, neighbour)).status).toBe(429)
+			const forged = device.replace(/.(?=[^.]*$)/, (c) => (c === 'A' ? 'B' : 'A'))
+			expect((await signIn(email, PASSWORD, forged)).status).toBe(429)
+
+			// The device has its own allowance: guesses from it lock that device alone.
+			for (let attempt = 1; attempt <= RULES.signInByDevice.points; attempt++) {
+				expect((await signIn(email, `essai ${attempt}`, device)).status, `device attempt ${attempt}`).toBe(400)
+			}
+			expect((await signIn(email, PASSWORD, device)).status).toBe(429)
 		})
 	})
 

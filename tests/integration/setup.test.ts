@@ -17,7 +17,8 @@ let test: TestPlatform
 const db = () => test.platform.database.db
 
 beforeAll(async () => {
-	test = await startTestPlatform()
+	// One address is also listed in ADMIN_EMAILS: it is an admin from the account's creation on.
+	test = await startTestPlatform({ adminEmails: [LISTED] })
 })
 afterAll(async () => {
 	await test?.stop()
@@ -29,6 +30,7 @@ function tokenOf(link: string) {
 
 const claimPath = (token: string) => `/auth/claim?mode=setup&token=${encodeURIComponent(token)}`
 const password = 'les cordes de la basse'
+const LISTED = 'regie-listee@example.com'
 
 async function claimLoader(token: string, cookie?: string) {
 	return outcome(await claim.loader(routeArgs(get(claimPath(token), { cookie }), '/auth/claim')))
@@ -104,5 +106,20 @@ describe(`the first-admin set-up link on ${databaseKind()}`, () => {
 		expect(done.status).toBe(302)
 		const [sam] = await db().select().from(user).where(eq(user.email, 'sam@example.com'))
 		expect(sam!.role).toBe('admin')
+	})
+	it('creates the first admin, signed in, when its address is also in ADMIN_EMAILS', async () => {
+		await db().update(user).set({ role: 'user' })
+		const link = await announceSetupLink(test.platform)
+		const token = tokenOf(link!)
+		const done = await claimAction(token, { name: 'Régie listée', email: LISTED, password, confirm: password })
+		expect(done.status).toBe(302)
+		expect(done.headers.get('location')).toBe('/dashboard/admin')
+		expect(cookieFrom(done.headers)).toContain('session_token=')
+		const [admin] = await db().select().from(user).where(eq(user.email, LISTED))
+		expect(admin!.role).toBe('admin')
+		// The link is spent: nobody else can use it.
+		const again = await claimAction(token, { name: 'Intrus', email: 'intrus2@example.com', password, confirm: password })
+		expect((again.body as { state: string }).state).toBe('invalid')
+		expect(await db().select().from(user).where(eq(user.email, 'intrus2@example.com'))).toHaveLength(0)
 	})
 })

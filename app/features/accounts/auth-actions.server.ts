@@ -3,6 +3,7 @@ import { user as schemaUser } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
+import { deviceCookieHeader, knownDevice } from './device-cookie.server.ts'
 
 export type AuthFailure = { ok: false; status: number; message: string; retryAfterSeconds?: number }
 export type AuthOutcome = { ok: true; headers: Headers } | AuthFailure
@@ -86,7 +87,9 @@ export function retryAfterHeaders({ parentHeaders, actionHeaders }: { parentHead
 /**
  * Signs in with a password. An address not confirmed yet is refused and Better Auth mails the link
  * again; `redirectTo` (a same-site path, already checked) rides in that link as it does at sign-up,
- * so a visitor sent to sign in from a claim comes back to it once confirmed.
+ * so a visitor sent to sign in from a claim comes back to it once confirmed. A device the account
+ * signed in from before (its device cookie) has a budget of its own: attempts from anywhere else
+ * can lock the account, not that device (device-cookie.server.ts).
  */
 export async function signInWithPassword(
 	request: Request,
@@ -94,9 +97,10 @@ export async function signInWithPassword(
 	password: string,
 	redirectTo: string | null = null,
 ): Promise<AuthOutcome> {
+	const device = await knownDevice(request, email)
 	const limited = await limit([
 		['signInByAddress', clientAddressOf(request)],
-		['signInByAccount', email],
+		device ? ['signInByDevice', device] : ['signInByAccount', email],
 	])
 	if (limited) return limited
 	const { auth, limits } = await getPlatform()
@@ -107,7 +111,12 @@ export async function signInWithPassword(
 			asResponse: true,
 		}),
 	)
-	if (outcome.ok) await limits.reset('signInByAccount', email)
+	if (outcome.ok) {
+		// A known device's success clears its own failures only: the account's stay for strangers.
+		if (device) await limits.reset('signInByDevice', device)
+		else await limits.reset('signInByAccount', email)
+		outcome.headers.append('Set-Cookie', await deviceCookieHeader(email, device))
+	}
 	return outcome
 }
 

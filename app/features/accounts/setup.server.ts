@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq, ne } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { siteSetting, user } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
@@ -15,8 +15,13 @@ const TTL_MS = 7 * 24 * 3600 * 1000
 
 const hash = (token: string) => createHash('sha256').update(token).digest()
 
-export async function hasAdmin(db: Db): Promise<boolean> {
-	const [row] = await db.select({ id: user.id }).from(user).where(eq(user.role, 'admin')).limit(1)
+/** Whether some account is an admin (other than `except`, the one a set-up is completing for). */
+export async function hasAdmin(db: Db, except?: string): Promise<boolean> {
+	const [row] = await db
+		.select({ id: user.id })
+		.from(user)
+		.where(except ? and(eq(user.role, 'admin'), ne(user.id, except)) : eq(user.role, 'admin'))
+		.limit(1)
 	return Boolean(row)
 }
 
@@ -33,8 +38,12 @@ export async function announceSetupLink(platform: Platform): Promise<string | nu
 	return `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
 }
 
-/** Whether this set-up token is the current one, unexpired, and the site still has no admin. */
-export async function isSetupTokenValid(db: Db, token: string): Promise<boolean> {
+/**
+ * Whether this set-up token is the current one, unexpired, and the site still has no admin. `forUser`
+ * is the account the set-up completes for: an address listed in ADMIN_EMAILS is an admin from its
+ * creation (app/platform/auth.server.ts), and that account alone must not spend the link for nothing.
+ */
+export async function isSetupTokenValid(db: Db, token: string, forUser?: string): Promise<boolean> {
 	const [row] = await db.select({ value: siteSetting.value }).from(siteSetting).where(eq(siteSetting.key, SETTING))
 	if (!row) return false
 	let stored: { hash: string; expiresAt: number }
@@ -47,12 +56,12 @@ export async function isSetupTokenValid(db: Db, token: string): Promise<boolean>
 	const given = hash(token)
 	if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false
 	if (Date.now() > stored.expiresAt) return false
-	return !(await hasAdmin(db))
+	return !(await hasAdmin(db, forUser))
 }
 
 /** Spends the token (single use) and makes the account an admin, in one transaction. */
 export async function completeSetup(db: Db, token: string, userId: string): Promise<boolean> {
-	if (!(await isSetupTokenValid(db, token))) return false
+	if (!(await isSetupTokenValid(db, token, userId))) return false
 	const done = await db.transaction(async (tx) => {
 		const deleted = await tx.delete(siteSetting).where(eq(siteSetting.key, SETTING)).returning({ key: siteSetting.key })
 		if (deleted.length === 0) return false

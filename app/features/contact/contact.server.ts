@@ -4,7 +4,7 @@ import { contactMessage, contactReply, outboxMail, type CONTACT_SUBJECTS as STOR
 import type { Platform } from '#app/platform/platform.server.ts'
 import { formatWait } from '#app/platform/rate-limit.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
-import { notifyBandMail, replyMail, senderCopyMail } from './emails.server.tsx'
+import { notifyBandMail, replyMail } from './emails.server.tsx'
 import type { ContactInput } from './form.ts'
 import type { CONTACT_SUBJECTS, ContactSubjectValue } from './limits.ts'
 import { MESSAGES_PAGE_SIZE, type MessageFilter } from './inbox.ts'
@@ -24,8 +24,10 @@ const newId = () => randomBytes(9).toString('base64url')
 
 /**
  * A message from /contact. The rate limit first (per client address), then the message is stored,
- * and only then mailed: to the band's address through the outbox (retried while the relay is down)
- * and a copy to the sender. A filled honeypot gets the same answer as a person and changes nothing.
+ * and only then mailed to the band's address through the outbox (retried while the relay is down).
+ * The sender gets no copy: the address is whatever was typed, and a copy carrying the visitor's text
+ * would let anyone mail anybody through the site; the page itself confirms the message arrived.
+ * A filled honeypot gets the same answer as a person and changes nothing.
  */
 export async function submitContact(platform: Platform, clientAddress: string, input: ContactInput): Promise<SubmitOutcome> {
 	const limited = await platform.limits.consume('contactByAddress', clientAddress)
@@ -51,7 +53,6 @@ export async function submitContact(platform: Platform, clientAddress: string, i
 		const sent = await platform.mailer.sendMail(notifyBandMail(platform.env, to, stored))
 		if (sent.ok) await db.update(contactMessage).set({ notifyMailId: sent.id }).where(eq(contactMessage.id, id))
 	}
-	await platform.mailer.sendMail(senderCopyMail(platform.env, stored))
 	await announce(platform)
 	return { ok: true, id }
 }

@@ -39,6 +39,7 @@ export function notifyBandMail(env: Env, to: string, message: StoredMessage): Ou
 	const label = SUBJECT_LABELS[message.subject]
 	return {
 		kind: 'contact-notify',
+		origin: 'site',
 		to,
 		subject: `[Contact · ${label}] ${message.name}`,
 		headers: { 'Reply-To': message.email },
@@ -63,32 +64,12 @@ export function notifyBandMail(env: Env, to: string, message: StoredMessage): Ou
 	}
 }
 
-/** To the sender: a copy of what they wrote, so they know it arrived. */
-export function senderCopyMail(env: Env, message: StoredMessage): OutgoingMail {
-	const identity = mailIdentity(env)
-	return {
-		kind: 'contact-copy',
-		to: message.email,
-		subject: `Votre message a bien été reçu – ${env.BAND_NAME}`,
-		body: (
-			<MailLayout identity={identity} preview="Une copie de votre message." title="Message bien reçu">
-				<MailParagraph>Bonjour {message.name},</MailParagraph>
-				<MailParagraph>
-					Merci pour votre message ({SUBJECT_LABELS[message.subject].toLowerCase()}). Nous l’avons bien reçu et nous vous répondrons à cette
-					adresse. En voici une copie :
-				</MailParagraph>
-				<Paragraphs text={message.body} />
-				<MailParagraph>Si vous n’avez pas écrit ce message, ignorez simplement cet e-mail.</MailParagraph>
-			</MailLayout>
-		),
-	}
-}
-
 /** An admin's answer, sent to the sender with the original quoted below. */
 export function replyMail(env: Env, message: StoredMessage, reply: string, contactEmail: string | undefined): OutgoingMail {
 	const identity = mailIdentity(env)
 	return {
 		kind: 'contact-reply',
+		origin: 'site',
 		to: message.email,
 		subject: `Re: [${SUBJECT_LABELS[message.subject]}] – ${env.BAND_NAME}`,
 		headers: contactEmail ? { 'Reply-To': contactEmail } : undefined,

@@ -105,6 +105,7 @@ export async function previewCampaign(ctx: Pick<NewsletterContext, 'env'>, input
 export async function sendTestCampaign(ctx: NewsletterContext, input: CampaignInput, to: string) {
 	return ctx.mailer.sendMail({
 		kind: 'newsletter-test',
+		origin: 'site',
 		to,
 		subject: `[Test] ${input.subject}`,
 		body: (

@@ -2,8 +2,16 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
-import { SubscribeSchema, UnsubscribeRequestSchema } from './rules.ts'
-import { mailUnsubscribeLink, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+import { readSignedValue, signValue } from '#app/platform/signed-value.server.ts'
+import { RESUBSCRIBE_WINDOW_MINUTES, SubscribeSchema, UnsubscribeRequestSchema } from './rules.ts'
+import {
+	findByUnsubscribeToken,
+	mailUnsubscribeLink,
+	requestSubscription,
+	resubscribeByToken,
+	unsubscribeByToken,
+	type NewsletterContext,
+} from './subscribers.server.tsx'
 
 /*
  * What the public forms do (the landing's sign-up, /unsubscribe without a token), so that their
@@ -48,10 +56,8 @@ export async function subscribeAction(request: Request, formData: FormData) {
 		if (formData.get('website')) return { newsletter: 'sent' as const, result: null }
 		return data({ newsletter: 'invalid' as const, result: submission.reply() }, { status: 400 })
 	}
-	const refused = await limited([
-		['newsletterByAddress', clientAddressOf(request)],
-		['newsletterByEmail', submission.value.email],
-	])
+	// Per client address here; per recipient, where every mail is sent (app/platform/mail), silently.
+	const refused = await limited([['newsletterByAddress', clientAddressOf(request)]])
 	if (refused) {
 		return data(
 			{ newsletter: 'invalid' as const, result: submission.reply({ formErrors: [refused.message] }) },
@@ -66,10 +72,8 @@ export async function subscribeAction(request: Request, formData: FormData) {
 export async function requestUnsubscribeLinkAction(request: Request, formData: FormData) {
 	const submission = parseWithZod(formData, { schema: UnsubscribeRequestSchema })
 	if (submission.status !== 'success') return data({ state: 'ask' as const, result: submission.reply(), message: null }, { status: 400 })
-	const refused = await limited([
-		['newsletterByAddress', clientAddressOf(request)],
-		['newsletterByEmail', submission.value.email],
-	])
+	// Per client address here; per recipient, where every mail is sent (app/platform/mail), silently.
+	const refused = await limited([['newsletterByAddress', clientAddressOf(request)]])
 	if (refused) {
 		return data(
 			{ state: 'ask' as const, result: submission.reply({ formErrors: [refused.message] }), message: null },
@@ -83,6 +87,43 @@ export async function requestUnsubscribeLinkAction(request: Request, formData: F
 /** A token-carrying POST from /unsubscribe's own page: limited per address like every public form. */
 export async function limitTokenAction(request: Request) {
 	return limited([['newsletterByAddress', clientAddressOf(request)]])
+}
+
+/*
+ * The unsubscribe link is in every newsletter's List-Unsubscribe header: whoever holds an old one
+ * may unsubscribe its address, but never subscribe it again on its own. « Me réinscrire » acts at
+ * once only on the page that has just unsubscribed, within RESUBSCRIBE_WINDOW_MINUTES: that POST
+ * hands the page a signed undo value for this subscriber. Anything else (an old link, a forged
+ * or expired value) starts a new double opt-in: a confirmation mail to the address, through the
+ * per-recipient cap like every visitor's mail.
+ */
+const UNDO_PURPOSE = 'newsletter-undo-unsubscribe'
+
+async function siteSecret(): Promise<string> {
+	return (await (await getPlatform()).auth.$context).secret
+}
+
+/** The POST of « Me désinscrire » on /unsubscribe: known or not, and the undo value when it did unsubscribe an active address. */
+export async function unsubscribeFromPage(token: string): Promise<{ known: boolean; undo: string | null }> {
+	const { db } = await newsletterContext()
+	const before = await findByUnsubscribeToken(db, token)
+	const known = await unsubscribeByToken(db, token)
+	if (!known || before?.status !== 'active') return { known, undo: null }
+	const expiresAt = Date.now() + RESUBSCRIBE_WINDOW_MINUTES * 60_000
+	return { known, undo: signValue(await siteSecret(), UNDO_PURPOSE, `${before.id}:${expiresAt}`) }
+}
+
+/** « Me réinscrire »: back at once with a live undo value for this subscriber, else a confirmation mail. */
+export async function resubscribeFromPage(token: string, undo: string | null): Promise<'resubscribed' | 'confirmSent' | 'invalid'> {
+	const ctx = await newsletterContext()
+	const subscriber = await findByUnsubscribeToken(ctx.db, token)
+	if (!subscriber) return 'invalid'
+	const [id, expiresAt] = (readSignedValue(await siteSecret(), UNDO_PURPOSE, undo) ?? '').split(':')
+	if (id === subscriber.id && Number(expiresAt) > Date.now() && (await resubscribeByToken(ctx.db, token))) return 'resubscribed'
+	// Already back on the list (another tab, the settings): nothing to ask.
+	if (subscriber.status === 'active') return 'resubscribed'
+	await requestSubscription(ctx, { email: subscriber.email, source: 'resubscribe' })
+	return 'confirmSent'
 }
 
 /** « f•••@exemple.fr »: enough for the owner to recognise their address, little for anyone else. */

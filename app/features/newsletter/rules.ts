@@ -9,6 +9,8 @@ import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /** How long a confirmation link stays valid. */
 export const CONFIRM_TTL_HOURS = 72
+/** How long « Me réinscrire » acts at once on the page that has just unsubscribed; later, a confirmation mail. */
+export const RESUBSCRIBE_WINDOW_MINUTES = 10
 /** A pending address that never confirmed is deleted this many days after it was entered. */
 export const PENDING_PURGE_DAYS = 7
 /** A newsletter's delivery record (address, date, outcome) is kept this long, then deleted. */

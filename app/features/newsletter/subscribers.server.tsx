@@ -64,6 +64,7 @@ export async function requestSubscription(ctx: NewsletterContext, input: { email
 	}
 	await ctx.mailer.sendMail({
 		kind: 'newsletter-confirm',
+		origin: 'visitor',
 		to: email,
 		subject: `Confirmez votre inscription à la newsletter – ${ctx.env.BAND_NAME}`,
 		body: <ConfirmSubscriptionMail identity={mailIdentity(ctx.env)} href={claimUrl(ctx.env, 'newsletter', token)} />,
@@ -135,6 +136,7 @@ export async function mailUnsubscribeLink(ctx: NewsletterContext, email: string)
 	if (!subscriber || subscriber.status !== 'active') return
 	await ctx.mailer.sendMail({
 		kind: 'newsletter-unsubscribe-link',
+		origin: 'visitor',
 		to: subscriber.email,
 		subject: `Se désinscrire de la newsletter – ${ctx.env.BAND_NAME}`,
 		body: <UnsubscribeLinkMail identity={mailIdentity(ctx.env)} href={unsubscribeUrl(ctx.env, subscriber.unsubscribeToken)} />,

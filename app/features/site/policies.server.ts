@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { DEVICE_COOKIE_DAYS } from '#app/features/accounts/device-cookie.server.ts'
 import { RETENTION } from '#app/features/accounts/housekeeping.server.ts'
 import { CONFIRM_TTL_HOURS, DELIVERY_RECORD_DAYS, PENDING_PURGE_DAYS } from '#app/features/newsletter/rules.ts'
 import { RESET_PASSWORD_TTL_SECONDS, SESSION_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS } from '#app/platform/auth.server.ts'
@@ -26,6 +27,7 @@ function values(siteUrl: string): Record<string, string> {
 		// address to mail them to), and the band's address too when one is configured.
 		writeTo: band.contactEmail ? getT()('policies.writeTo.email', { email: band.contactEmail }) : getT()('policies.writeTo.form'),
 		sessionDays: String(SESSION_TTL_SECONDS / 86400),
+		deviceDays: String(DEVICE_COOKIE_DAYS),
 		verifyHours: String(VERIFY_EMAIL_TTL_SECONDS / 3600),
 		resetHours: String(RESET_PASSWORD_TTL_SECONDS / 3600),
 		mailBodyDays: String(RETENTION.mailBodyDays),
@@ -37,6 +39,8 @@ function values(siteUrl: string): Record<string, string> {
 		contactMonths: String(Math.round(RETENTION.contactMessageDays / 30.4)),
 		contactLimit: String(RULES.contactByAddress.points),
 		contactLimitMinutes: String(RULES.contactByAddress.durationSeconds / 60),
+		mailCap: String(RULES.mailsByRecipient.points),
+		mailCapDaily: String(RULES.mailsByRecipientDaily.points),
 		audienceMonths: String(RETENTION.pageViewMonths),
 		newsletterPendingDays: String(PENDING_PURGE_DAYS),
 		newsletterConfirmHours: String(CONFIRM_TTL_HOURS),

@@ -8,6 +8,7 @@ import { outboxMail } from '../db/schema.ts'
 import { recordMail } from '../metrics.server.ts'
 import type { Env } from '../env.server.ts'
 import type { Jobs } from '../jobs.server.ts'
+import type { RateLimits } from '../rate-limit.server.ts'
 
 export const MAIL_QUEUE = 'mail.send'
 export const MAIL_SWEEP_QUEUE = 'mail.sweep'
@@ -21,6 +22,14 @@ const SWEEP_WINDOW_MS = 7 * 24 * 3600 * 1000
 export interface OutgoingMail {
 	/** What the mail is (verify-email, reset-password, newsletter…), for the outbox and the stats. */
 	kind: string
+	/**
+	 * Who makes the site send it. `visitor`: anybody can ask for it by typing an address (sign-up,
+	 * password reset, newsletter confirmation, unsubscribe link…), so it counts against that
+	 * recipient's cap (RULES.mailsByRecipient) and past the cap it is not sent. `site`: the band's own
+	 * mail (a reply, a test issue, a message to the band's address) or a notice about an account to
+	 * its proven owner, never capped.
+	 */
+	origin: 'visitor' | 'site'
 	to: string
 	subject: string
 	/** A React Email component; rendered to HTML and to plain text. */
@@ -30,8 +39,24 @@ export interface OutgoingMail {
 
 export type SendResult = { ok: true; id: string } | { ok: false; error: string }
 
+/**
+ * The key a recipient's cap counts under: the address in lower case, without a « +tag » (most
+ * providers deliver « nom+1@… » and « nom+2@… » to the same inbox).
+ */
+export function recipientKey(address: string): string {
+	const trimmed = address.trim().toLowerCase()
+	const at = trimmed.lastIndexOf('@')
+	if (at <= 0) return trimmed
+	const local = trimmed.slice(0, at).split('+')[0] || trimmed.slice(0, at)
+	return `${local}${trimmed.slice(at)}`
+}
+
 export interface Mailer {
-	/** Writes the mail to the outbox and queues its sending. Never throws. */
+	/**
+	 * Writes the mail to the outbox and queues its sending. Never throws. A visitor's mail to an
+	 * address over its cap is dropped (`{ ok: false, error: 'recipient-capped' }`), and the caller
+	 * answers the visitor as it would have anyway.
+	 */
 	sendMail(mail: OutgoingMail): Promise<SendResult>
 	/** The worker's step: sends one outbox mail through SMTP. Throws to be retried. */
 	deliver(id: string, attempt: { isLast: boolean }): Promise<void>
@@ -47,8 +72,8 @@ export function defaultFrom(env: Env): string {
 	return `"${env.BAND_NAME.replace(/["\\]/g, '')}" <ne-pas-repondre@${domain}>`
 }
 
-export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Logger }): Mailer {
-	const { db, jobs, env, logger } = options
+export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Logger; limits: RateLimits }): Mailer {
+	const { db, jobs, env, logger, limits } = options
 	const from = env.MAIL_FROM ?? defaultFrom(env)
 	const transport = env.SMTP_URL
 		? nodemailer.createTransport({
@@ -67,11 +92,25 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 		await jobs.send(MAIL_QUEUE, { id }, { singletonKey: id })
 	}
 
+	/** Counts a visitor's mail against its recipient's caps (the hour's, then the day's); false past either. */
+	async function withinCap(mail: OutgoingMail): Promise<boolean> {
+		if (mail.origin !== 'visitor') return true
+		const key = recipientKey(mail.to)
+		for (const rule of ['mailsByRecipient', 'mailsByRecipientDaily'] as const) {
+			if (!(await limits.consume(rule, key)).ok) {
+				logger.warn({ mail: { kind: mail.kind }, rule }, 'mail not sent: its recipient already got as many as the cap allows')
+				return false
+			}
+		}
+		return true
+	}
+
 	return {
 		transport,
 		async sendMail(mail) {
 			const id = randomUUID()
 			try {
+				if (!(await withinCap(mail))) return { ok: false, error: 'recipient-capped' }
 				// Loaded on the first mail, not at start.
 				const { render, toPlainText } = await import('@react-email/render')
 				const html = await render(mail.body)

@@ -7,9 +7,16 @@ import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { TOKEN_PATTERN } from '#app/features/accounts/tokens.server.ts'
-import { limitTokenAction, maskEmail, newsletterContext, requestUnsubscribeLinkAction } from '#app/features/newsletter/public.server.ts'
+import {
+	limitTokenAction,
+	maskEmail,
+	newsletterContext,
+	requestUnsubscribeLinkAction,
+	resubscribeFromPage,
+	unsubscribeFromPage,
+} from '#app/features/newsletter/public.server.ts'
 import { UnsubscribeRequestSchema } from '#app/features/newsletter/rules.ts'
-import { findByUnsubscribeToken, resubscribeByToken, unsubscribeByToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { findByUnsubscribeToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -21,10 +28,11 @@ export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup'
 
 /*
  * /unsubscribe: from the link in every newsletter (?token=), a page on GET and the unsubscription on
- * POST, then an offer to come back. Without a token (or with a dead one), it asks for the address
- * and mails the link, with the same answer whether the address is on the list or not.
+ * POST, then an offer to come back: at once right after, by a confirmation mail later
+ * (features/newsletter/public.server.ts). Without a token (or with a dead one), it asks for the
+ * address and mails the link, with the same answer whether the address is on the list or not.
  */
-type State = 'ask' | 'confirm' | 'done' | 'resubscribed' | 'linkSent' | 'invalid'
+type State = 'ask' | 'confirm' | 'done' | 'resubscribed' | 'confirmSent' | 'linkSent' | 'invalid'
 
 function tokenOf(request: Request): string | null {
 	const token = new URL(request.url).searchParams.get('token')
@@ -62,13 +70,13 @@ export async function action({ request }: Route.ActionArgs) {
 			{ status: 429, headers: { 'Retry-After': String(refused.retryAfter) } },
 		)
 	}
-	const { db } = await newsletterContext()
 	if (formData.get('intent') === 'resubscribe') {
-		await resubscribeByToken(db, token)
-		return { state: 'resubscribed' as State, result: null, message: null }
+		const undo = formData.get('undo')
+		const state: State = await resubscribeFromPage(token, typeof undo === 'string' ? undo : null)
+		return data({ state, result: null, message: null }, { status: state === 'invalid' ? 400 : 200 })
 	}
-	const known = await unsubscribeByToken(db, token)
-	return data({ state: (known ? 'done' : 'invalid') as State, result: null, message: null }, { status: known ? 200 : 400 })
+	const { known, undo } = await unsubscribeFromPage(token)
+	return data({ state: (known ? 'done' : 'invalid') as State, result: null, message: null, undo }, { status: known ? 200 : 400 })
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
@@ -76,11 +84,14 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 	const navigation = useNavigation()
 	const state = actionData?.state ?? loaderData.state
 	const busy = navigation.state === 'submitting'
+	// Only the answer of the POST that has just unsubscribed carries it: « Me réinscrire » then acts at once.
+	const undo = actionData && 'undo' in actionData ? actionData.undo : null
 	const titles: Record<State, string> = {
 		ask: t('newsletter.unsubscribe.ask.title'),
 		confirm: t('newsletter.unsubscribe.confirm.title'),
 		done: t('newsletter.unsubscribe.done.title'),
 		resubscribed: t('newsletter.unsubscribe.resubscribed.title'),
+		confirmSent: t('newsletter.unsubscribe.confirmSent.title'),
 		linkSent: t('newsletter.unsubscribe.linkSent.title'),
 		invalid: t('newsletter.unsubscribe.invalid.title'),
 	}
@@ -101,8 +112,9 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 				<Form method="post" className="mt-6 flex flex-col gap-6">
 					{/* The news is the sentence; a form itself may not be a live region. */}
 					<p className="text-lg text-muted" role="status">
-						{t('newsletter.unsubscribe.done.body')}
+						{undo ? t('newsletter.unsubscribe.done.body') : t('newsletter.unsubscribe.done.bodyLater')}
 					</p>
+					{undo ? <input type="hidden" name="undo" value={undo} /> : null}
 					<div className="flex flex-wrap gap-3">
 						<Button type="submit" name="intent" value="resubscribe" variant="secondary" size="lg" disabled={busy}>
 							{t('newsletter.unsubscribe.done.resubscribe')}
@@ -113,11 +125,9 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 					</div>
 				</Form>
 			) : null}
-			{state === 'resubscribed' || state === 'linkSent' ? (
+			{state === 'resubscribed' || state === 'confirmSent' || state === 'linkSent' ? (
 				<div className="mt-6" role="status">
-					<p className="text-lg text-muted">
-						{state === 'linkSent' ? t('newsletter.unsubscribe.linkSent.body') : t('newsletter.unsubscribe.resubscribed.body')}
-					</p>
+					<p className="text-lg text-muted">{t(`newsletter.unsubscribe.${state}.body`)}</p>
 					<Link to="/" className={buttonClasses('primary', 'lg', 'mt-6')}>
 						{t('newsletter.unsubscribe.toSite')}
 					</Link>
