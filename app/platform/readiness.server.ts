@@ -16,6 +16,11 @@ const state = (holder[KEY] ??= (() => {
 	return flag
 })())
 
+/** Says « not ready » from now on: the server calls it first thing on SIGTERM or SIGINT (server/main.ts). */
+export function markDraining(): void {
+	state.draining = true
+}
+
 export interface Readiness {
 	status: 'ready' | 'not-ready'
 	checks: { database: 'ok' | 'unavailable'; jobs: 'ok' | 'unavailable'; draining: boolean }
