@@ -186,7 +186,10 @@ it.runIf(databaseKind() === 'postgres')(
 					return takenOver > 0
 				},
 				60_000,
-			)
+			).catch(async (error: unknown) => {
+				const [row] = await db.select().from(newsletterCampaign).where(eq(newsletterCampaign.id, campaign!.id))
+				throw new Error(`${(error as Error).message}\n${JSON.stringify(row)}\n${survivor.output().slice(-6000)}`)
+			})
 			await until('a mail from the new sender', () => receivedOurs().length > atKill, 60_000)
 			const firstMailMs = performance.now() - killedAt
 			smtp.setDelay(0)
