@@ -119,7 +119,9 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 }
 
 // The Node server (server/index.ts) opens and closes the platform through the build.
-export { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
+export { closePlatform, getPlatform, releaseWorkers } from '#app/platform/platform.server.ts'
+// …and says « not ready » from the first moment of a shutdown.
+export { markDraining } from '#app/platform/readiness.server.ts'
 export { startBackground } from '#app/background.server.ts'
 // …and counts requests and tags their log lines with their id (server/observe.ts).
 export { recordRequest } from '#app/platform/metrics.server.ts'

@@ -29,7 +29,19 @@ const platform = build.entry.module as unknown as ObserveHooks &
 	PageViewHook & {
 		/** The bytes of a page rendered whole (app/platform/document-body.server.ts), to write as they are. */
 		wholeDocumentOf(response: Response): Uint8Array | undefined
-		getPlatform(): Promise<{ env: { PORT: number; HOST: string; SITE_URL: string; TRUST_PROXY?: string; PAGE_VIEWS: 'on' | 'off' } }>
+		getPlatform(): Promise<{
+			env: {
+				PORT: number
+				HOST: string
+				SITE_URL: string
+				TRUST_PROXY?: string
+				PAGE_VIEWS: 'on' | 'off'
+				SHUTDOWN_GRACE_SECONDS: number
+				SHUTDOWN_TIMEOUT_SECONDS: number
+			}
+		}>
+		markDraining(): void
+		releaseWorkers(): Promise<void>
 		closePlatform(): Promise<void>
 		startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }>
 		pageCache: PageCacheApp
@@ -166,25 +178,73 @@ server.listen(env.PORT, env.HOST, () => {
 	} else log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
 })
 
+/*
+ * Shutdown, in order (docs/decisions/shutdown.md): /readyz answers 503 at once; for the grace
+ * (SHUTDOWN_GRACE_SECONDS, SIGTERM only: Ctrl-C skips it) requests are still served, each answer
+ * closing its connection, so that a load balancer sees the 503 and sends no more; the job workers
+ * stop taking jobs and hand back those they cannot finish. Then new connections are refused, live
+ * event streams are cut (their browsers reconnect elsewhere), and requests in flight finish, for up
+ * to SHUTDOWN_TIMEOUT_SECONDS; then the database closes, the embedded one's lock last of all.
+ */
+const inFlight = new Set<http.ServerResponse>()
 let stopping = false
+// Beside the request handler, not in it: counts what is in flight, and asks the client of any answer
+// begun while stopping to open its next request elsewhere.
+server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+	inFlight.add(res)
+	if (stopping) res.setHeader('Connection', 'close')
+	res.once('close', () => {
+		inFlight.delete(res)
+		if (stopping && inFlight.size === 0) settled?.()
+	})
+})
+let settled: (() => void) | undefined
+const isEventStream = (res: http.ServerResponse) => String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')
+
 async function shutdown(signal: string) {
 	if (stopping) return
 	stopping = true
-	log.info({ signal }, 'shutting down')
-	const force = setTimeout(() => {
-		log.error('shutdown took too long, exiting')
-		process.exit(1)
-	}, 10_000)
+	const began = performance.now()
+	const graceMs = signal === 'SIGTERM' ? env.SHUTDOWN_GRACE_SECONDS * 1000 : 0
+	const timeoutMs = env.SHUTDOWN_TIMEOUT_SECONDS * 1000
+	platform.markDraining()
+	log.info({ signal, graceMs, timeoutMs, inFlight: inFlight.size }, 'shutting down')
+	// Past every bound: leave anyway (the embedded lock goes with the process, see data-folder-lock.md).
+	const force = setTimeout(
+		() => {
+			log.error({ inFlight: inFlight.size }, 'shutdown took too long, exiting')
+			process.exit(1)
+		},
+		graceMs + timeoutMs + 15_000,
+	)
 	force.unref()
+	for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close')
+	const released = platform.releaseWorkers().catch((error: unknown) => log.error({ err: error }, 'job workers did not stop cleanly'))
+	await new Promise((resolve) => setTimeout(resolve, graceMs))
+
 	server.close()
 	server.closeIdleConnections()
+	for (const res of inFlight) if (isEventStream(res)) res.destroy()
+	const waiting = inFlight.size
+	if (waiting > 0) {
+		const bound = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref())
+		await Promise.race([new Promise<void>((resolve) => (settled = resolve)), bound])
+	}
+	const cut = inFlight.size
+	if (cut > 0) log.warn({ cut }, 'requests still running at the shutdown bound were cut')
+	server.closeAllConnections()
+	await released
 	try {
 		await platform.flushPageViews()
+	} catch (error) {
+		log.error({ err: error }, 'page views not saved')
+	}
+	try {
 		await platform.closePlatform()
 	} catch (error) {
 		log.error({ err: error }, 'error while closing the database')
 	}
-	log.info('stopped')
+	log.info({ ms: Math.round(performance.now() - began), waited: waiting, cut }, 'stopped')
 	process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))

@@ -42,6 +42,10 @@ const schema = z.object({
 	SMTP_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(10),
 	/** How many SMTP connections the newsletter sender keeps open at once. */
 	NEWSLETTER_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(4),
+	/** On SIGTERM, how long /readyz answers 503 while new connections are still taken (a load balancer's time to notice). */
+	SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(120).default(3),
+	/** On SIGTERM, how long requests in flight may take to finish once new connections are refused. */
+	SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(10),
 	GOOGLE_CLIENT_ID: z.string().optional(),
 	GOOGLE_CLIENT_SECRET: z.string().optional(),
 	APPLE_CLIENT_ID: z.string().optional(),

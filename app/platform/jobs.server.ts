@@ -17,8 +17,23 @@ export interface Jobs {
 	send(name: string, data: object, options?: SendOptions): Promise<string | null>
 	work<T extends object>(name: string, handler: (jobs: Job<T>[]) => Promise<void>, options?: WorkOptions): Promise<void>
 	schedule(name: string, cron: string, data?: object): Promise<void>
+	/**
+	 * Aborted once the process is stopping: a long job (a newsletter slice) lets go at its next step
+	 * and hands its work back, rather than being cut off when the process exits.
+	 */
+	stopping: AbortSignal
+	/**
+	 * Stops taking jobs: `stopping` is aborted, the workers fetch no more, running jobs get a few
+	 * seconds to finish, and those still running then go back to the queue (failed, hence retried)
+	 * for another instance. Sending jobs still works (requests in flight may send some).
+	 */
+	release(): Promise<void>
+	/** Releases (if not done yet), then closes the queue's connections. */
 	stop(): Promise<void>
 }
+
+/** How long running jobs get to finish when the process stops, before they go back to the queue. */
+const RELEASE_TIMEOUT_MS = 5_000
 
 export async function startJobs(database: Database, logger: Logger): Promise<Jobs> {
 	const boss =
@@ -29,6 +44,14 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 	await boss.start()
 	// One declaration per queue and process, shared by concurrent callers (two creations would collide).
 	const declared = new Map<string, Promise<void>>()
+	const stopping = new AbortController()
+	let released: Promise<void> | undefined
+	const release = () => {
+		stopping.abort()
+		// pg-boss's own graceful stop, with the pool kept open: no fetch, a wait, then running jobs failed back.
+		released ??= boss.stop({ close: false, graceful: true, timeout: RELEASE_TIMEOUT_MS })
+		return released
+	}
 	return {
 		boss,
 		queue(name, options = {}) {
@@ -51,6 +74,11 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 		async schedule(name, cron, data) {
 			await boss.schedule(name, cron, data ?? null, { tz: SITE_TIME_ZONE })
 		},
-		stop: () => boss.stop({ graceful: true, timeout: 5_000 }),
+		stopping: stopping.signal,
+		release,
+		async stop() {
+			await release()
+			await boss.stop({ graceful: true, timeout: RELEASE_TIMEOUT_MS })
+		},
 	}
 }

@@ -18,6 +18,7 @@ interface Registry {
 	requests: Map<string, number>
 	latency: Map<string, { buckets: number[]; sum: number; count: number }>
 	mails: { sent: number; failed: number }
+	takeovers: number
 }
 
 const KEY = Symbol.for('band-site.metrics')
@@ -27,6 +28,7 @@ const registry = (holder[KEY] ??= {
 	requests: new Map(),
 	latency: new Map(),
 	mails: { sent: 0, failed: 0 },
+	takeovers: 0,
 })
 
 const escape = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
@@ -47,6 +49,11 @@ export function recordMail(result: 'sent' | 'failed'): void {
 	registry.mails[result] += 1
 }
 
+/** Counts one newsletter send this process took over from a sender whose lease had lapsed. */
+export function recordNewsletterTakeover(): void {
+	registry.takeovers = (registry.takeovers ?? 0) + 1
+}
+
 export async function renderMetrics(platform: Pick<Platform, 'database' | 'jobs'>): Promise<string> {
 	const lines: string[] = []
 	const family = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
@@ -65,6 +72,9 @@ export async function renderMetrics(platform: Pick<Platform, 'database' | 'jobs'
 
 	family('band_mails_total', 'counter', 'Mails this process handed to the relay (sent) or gave up on (failed).')
 	lines.push(`band_mails_total{result="sent"} ${registry.mails.sent}`, `band_mails_total{result="failed"} ${registry.mails.failed}`)
+
+	family('band_newsletter_takeovers_total', 'counter', 'Newsletter sends this process took over from a sender that stopped answering.')
+	lines.push(`band_newsletter_takeovers_total ${registry.takeovers ?? 0}`)
 
 	family('band_outbox_mails', 'gauge', 'Mails in the outbox by status (the whole site, all instances).')
 	const outbox = (await platform.database.db.execute(sql`select status, count(*) as n from outbox_mail group by status`)) as unknown as {

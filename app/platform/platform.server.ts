@@ -85,6 +85,15 @@ export async function startPlatformWorkers(platform: Platform): Promise<void> {
 	}
 }
 
+/**
+ * The first step of a shutdown (server/main.ts): the job workers stop taking jobs and hand back those
+ * they cannot finish in a few seconds, while requests in flight still have the whole platform.
+ */
+export async function releaseWorkers(): Promise<void> {
+	const platform = await holder.__bandPlatform?.catch(() => undefined)
+	await platform?.jobs.release()
+}
+
 export async function closePlatform(): Promise<void> {
 	const pending = holder.__bandPlatform
 	holder.__bandPlatform = undefined

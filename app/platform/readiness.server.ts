@@ -16,6 +16,11 @@ const state = (holder[KEY] ??= (() => {
 	return flag
 })())
 
+/** Says « not ready » from now on: the server calls it first thing on SIGTERM or SIGINT (server/main.ts). */
+export function markDraining(): void {
+	state.draining = true
+}
+
 export interface Readiness {
 	status: 'ready' | 'not-ready'
 	checks: { database: 'ok' | 'unavailable'; jobs: 'ok' | 'unavailable'; draining: boolean }
@@ -25,6 +30,8 @@ export interface Readiness {
 export async function readiness(timeoutMs = 2_000): Promise<Readiness> {
 	const started = performance.now()
 	const checks: Readiness['checks'] = { database: 'unavailable', jobs: 'unavailable', draining: state.draining }
+	// Stopping: say so at once, without queueing behind the requests being finished for the database.
+	if (checks.draining) return { status: 'not-ready', checks, latencyMs: 0 }
 	const within = <T>(promise: Promise<T>) =>
 		Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref())])
 	try {

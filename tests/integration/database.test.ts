@@ -198,6 +198,51 @@ describe.runIf(kind === 'pglite')('a restart after a crash', () => {
 	})
 })
 
+describe.runIf(kind === 'pglite')('a lock whose holder is gone, whatever it left behind', () => {
+	let target: TestDatabase
+	beforeAll(async () => {
+		target = await createTestDatabase('pglite')
+		// A first opening makes the folder (initdb, migrations): the tests below time the lock alone.
+		await (await openPglite(target.dataDir)).close()
+	})
+	afterAll(async () => {
+		await target.dispose()
+	})
+
+	const lockPath = () => path.join(target.dataDir, 'pglite.lock')
+	const pidPath = () => path.join(target.dataDir, 'pglite.pid')
+	const ago = (ms: number) => new Date(Date.now() - ms)
+
+	it('opens at once when the holder’s id now belongs to another process started since (ids are reused)', async () => {
+		// The dead holder named itself a minute ago; its id is now a live process's, started just now.
+		const other = spawn('sleep', ['30'], { stdio: 'ignore' })
+		try {
+			fs.mkdirSync(lockPath())
+			fs.writeFileSync(pidPath(), String(other.pid))
+			fs.utimesSync(pidPath(), ago(60_000), ago(60_000))
+			// Refused at once before: that live id held the folder until the lock went stale (10 minutes).
+			const reopened = await openPglite(target.dataDir)
+			await reopened.close()
+		} finally {
+			other.kill('SIGKILL')
+		}
+		expect(fs.existsSync(lockPath())).toBe(false)
+		expect(fs.existsSync(pidPath())).toBe(false)
+	})
+
+	it('opens when a lock was left without its holder’s id (a death while taking it), and refuses one just taken', async () => {
+		fs.mkdirSync(lockPath())
+		// Just taken: its holder is writing its id this very moment.
+		await expect(openPglite(target.dataDir)).rejects.toBeInstanceOf(DataDirLockedError)
+		// Left for longer than a holder ever takes to name itself: abandoned.
+		fs.utimesSync(lockPath(), ago(10_000), ago(10_000))
+		const reopened = await openPglite(target.dataDir)
+		await reopened.ping()
+		await reopened.close()
+		expect(fs.existsSync(lockPath())).toBe(false)
+	})
+})
+
 function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0)

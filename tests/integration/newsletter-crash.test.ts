@@ -5,10 +5,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice } from '#app/features/newsletter/sender.server.ts'
 import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
-import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
+import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
 import { databaseKind } from '../support/database.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
+import { ensureBuild, startSiteServer, TEST_BUILD_DIR, type SiteServer } from '../support/site-server.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
 
 /*
@@ -105,5 +106,120 @@ it(
 			sent: SUBSCRIBERS,
 		})
 		console.info(`kill -9 after ${atKill} of ${SUBSCRIBERS} mails; resumed; ${smtp.received.length} received, none twice`)
+	},
+)
+
+/*
+ * The same across two instances, as behind a load balancer on PostgreSQL: two production servers
+ * (server/main.ts on a build) send through the real SMTP server; the one sending is killed with
+ * SIGKILL part-way, and the other takes the campaign over within seconds of its lease lapsing (not
+ * at the next minute's tick), says so in its log and metrics, and finishes it: each subscriber once.
+ */
+const DUO_SUBSCRIBERS = 2100
+const METRICS_TOKEN = 'jeton-de-metriques-assez-long-0123456789'
+
+it.runIf(databaseKind() === 'postgres')(
+	`takes a killed sender's campaign over on the other instance within 15 s, and mails everyone exactly once (2 instances, ${databaseKind()})`,
+	{ timeout: 400_000 },
+	async () => {
+		await ensureBuild()
+		const platform = await getPlatform()
+		const db = platform.database.db
+		// This test's subscribers alone.
+		await db.update(newsletterSubscriber).set({ status: 'unsubscribed' }).where(eq(newsletterSubscriber.status, 'active'))
+		const emails = Array.from({ length: DUO_SUBSCRIBERS }, (_, i) => `duo${i}@exemple.fr`)
+		const ours = new Set(emails)
+		await db.insert(newsletterSubscriber).values(
+			emails.map((email) => ({
+				id: randomUUID(),
+				email,
+				status: 'active' as const,
+				source: 'import' as const,
+				unsubscribeToken: newToken(),
+				consentAt: new Date(),
+			})),
+		)
+		const receivedOurs = () => smtp.received.filter((mail) => mail.envelope.to.some((to) => ours.has(to)))
+
+		const servers: SiteServer[] = []
+		try {
+			const start = () =>
+				startSiteServer({
+					buildDir: TEST_BUILD_DIR,
+					dataDir: env.database.dataDir,
+					startTimeoutMs: 180_000,
+					env: {
+						DATABASE_URL: env.database.databaseUrl,
+						SMTP_URL: smtp.url,
+						SMTP_RATE_PER_SECOND: '40',
+						NEWSLETTER_CONNECTIONS: '2',
+						METRICS_TOKEN,
+						LOG_LEVEL: 'info',
+					},
+				})
+			servers.push(...(await Promise.all([start(), start()])))
+			smtp.setDelay(100)
+			const campaign = await saveCampaign(db, { subject: 'Deux instances', body: 'Bonjour à toutes et à tous.' })
+			await scheduleCampaign(db, platform.jobs, platform.realtime, campaign!.id)
+			const runnerOf = async () =>
+				(
+					await db.select({ runnerId: newsletterCampaign.runnerId }).from(newsletterCampaign).where(eq(newsletterCampaign.id, campaign!.id))
+				)[0]?.runnerId ?? null
+
+			await until('a third of the mails', () => receivedOurs().length >= DUO_SUBSCRIBERS / 3, 180_000)
+			const runner = await runnerOf()
+			expect(runner).not.toBeNull()
+			const sender = servers.find((server) => server.output().includes(`"runner":"${runner}"`))
+			const survivor = servers.find((server) => server !== sender)!
+			expect(sender, 'the instance that logged the running slice').toBeDefined()
+
+			process.kill(sender!.pid, 'SIGKILL')
+			const killedAt = performance.now()
+			expect((await sender!.exited).signal).toBe('SIGKILL')
+			const atKill = receivedOurs().length
+			let takenOver = 0
+			await until(
+				'another sender to take the campaign',
+				async () => {
+					const now = await runnerOf()
+					if (now !== null && now !== runner) takenOver = performance.now() - killedAt
+					return takenOver > 0
+				},
+				60_000,
+			).catch(async (error: unknown) => {
+				const [row] = await db.select().from(newsletterCampaign).where(eq(newsletterCampaign.id, campaign!.id))
+				throw new Error(`${(error as Error).message}\n${JSON.stringify(row)}\n${survivor.output().slice(-6000)}`)
+			})
+			await until('a mail from the new sender', () => receivedOurs().length > atKill, 60_000)
+			const firstMailMs = performance.now() - killedAt
+			smtp.setDelay(0)
+			await until('the campaign to be sent', async () => (await campaignProgress(db, campaign!.id))?.status === 'sent', 180_000)
+
+			const received = new Map<string, number>()
+			for (const mail of receivedOurs()) for (const to of mail.envelope.to) received.set(to, (received.get(to) ?? 0) + 1)
+			const twice = [...received].filter(([, count]) => count > 1)
+			const missing = emails.filter((email) => !received.has(email))
+			expect({ twice, missing }).toEqual({ twice: [], missing: [] })
+			expect(await campaignProgress(db, campaign!.id)).toMatchObject({ status: 'sent', recipients: DUO_SUBSCRIBERS, sent: DUO_SUBSCRIBERS })
+
+			// Said once, in the survivor's log and its metrics.
+			const said = survivor
+				.output()
+				.split('\n')
+				.filter((line) => line.includes('newsletter send taken over'))
+			expect(said).toHaveLength(1)
+			expect(said[0]).toContain(`"from":"${runner}"`)
+			const metrics = await (await fetch(`${survivor.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+			expect(metrics).toMatch(/^band_newsletter_takeovers_total 1$/m)
+
+			console.info(
+				`2 instances: kill -9 after ${atKill} of ${DUO_SUBSCRIBERS} mails; taken over ${(takenOver / 1000).toFixed(1)} s after the kill, ` +
+					`next mail after ${(firstMailMs / 1000).toFixed(1)} s; ${receivedOurs().length} received, none twice`,
+			)
+			expect(takenOver).toBeLessThan(15_000)
+		} finally {
+			smtp.setDelay(0)
+			for (const server of servers) await server.stop(30_000)
+		}
 	},
 )

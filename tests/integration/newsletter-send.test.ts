@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import net from 'node:net'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { cancelCampaign, saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice, type SenderContext } from '#app/features/newsletter/sender.server.ts'
 import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
-import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
+import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
 
@@ -127,6 +128,11 @@ describe('sending a campaign', () => {
 		const id = await newCampaign('Panne')
 		smtp.setMode('reject')
 		expect((await runCampaignSlice(ctx(), id)).state).toBe('waiting')
+		// The campaign screen says the relay takes nothing (and since when), and lets the campaign go.
+		const [stalled] = await db().select().from(newsletterCampaign).where(eq(newsletterCampaign.id, id))
+		expect(stalled).toMatchObject({ status: 'sending', runnerId: null })
+		expect(stalled!.relayError).toContain('maintenance')
+		expect((await campaignProgress(db(), id))!.relayErrorSince).not.toBeNull()
 		smtp.setMode('accept')
 		await db()
 			.update(newsletterDelivery)
@@ -134,7 +140,45 @@ describe('sending a campaign', () => {
 			.where(eq(newsletterDelivery.campaignId, id))
 		expect(await runCampaignSlice(ctx(), id)).toEqual({ state: 'done' })
 		for (const fan of fans) expect(smtp.to(fan.email)).toHaveLength(1)
+		expect((await campaignProgress(db(), id))!.relayErrorSince).toBeNull()
 	})
+
+	it(
+		'lets go of a campaign whose relay does not answer at all, and says so, instead of holding it while sending nothing',
+		{ timeout: 120_000 },
+		async () => {
+			const fans = await addSubscribers(20)
+			const id = await newCampaign('Relais muet')
+			// A relay that takes the connection and then never says a word.
+			const sockets = new Set<net.Socket>()
+			const mute = net.createServer((socket) => {
+				sockets.add(socket)
+				socket.on('error', () => {})
+			})
+			await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve))
+			const port = (mute.address() as net.AddressInfo).port
+			try {
+				const started = Date.now()
+				const outcome = await runCampaignSlice({ ...ctx(), env: { ...ctx().env, SMTP_URL: `smtp://127.0.0.1:${port}` } }, id)
+				const tookMs = Date.now() - started
+				expect(outcome.state).toBe('waiting')
+				// Given up after the stall (30 s) and the messages in flight's own timeouts, not after the whole list.
+				expect(tookMs).toBeLessThan(90_000)
+				const [campaign] = await db().select().from(newsletterCampaign).where(eq(newsletterCampaign.id, id))
+				expect(campaign).toMatchObject({ status: 'sending', runnerId: null })
+				expect(campaign!.relayErrorSince).not.toBeNull()
+				for (const fan of fans) expect(smtp.to(fan.email)).toHaveLength(0)
+			} finally {
+				for (const socket of sockets) socket.destroy()
+				await new Promise((resolve) => mute.close(resolve))
+			}
+			// The relay answers again: the next slice sends everything, and the warning goes.
+			await db().update(newsletterDelivery).set({ retryAt: null }).where(eq(newsletterDelivery.campaignId, id))
+			expect(await runCampaignSlice(ctx(), id)).toEqual({ state: 'done' })
+			for (const fan of fans) expect(smtp.to(fan.email)).toHaveLength(1)
+			expect((await campaignProgress(db(), id))!.relayErrorSince).toBeNull()
+		},
+	)
 
 	it('stops a cancelled campaign', async () => {
 		await addSubscribers(5)

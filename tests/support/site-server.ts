@@ -114,6 +114,8 @@ export interface SiteServer {
 	origin: string
 	pid: number
 	output(): string
+	/** Settles when the process has exited: its code, or the signal that ended it. */
+	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 	/** SIGTERM, SIGKILL after `graceMs`; resolves once the process is gone. */
 	stop(graceMs?: number): Promise<void>
 }
@@ -147,6 +149,8 @@ export async function startSiteServer(options: {
 		PORT: String(port),
 		SITE_URL: origin,
 		LOG_LEVEL: 'warn',
+		// No load balancer to tell: stop at once (tests/integration/shutdown.test.ts sets its own grace).
+		SHUTDOWN_GRACE_SECONDS: '0',
 	}
 	for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value
 
@@ -167,6 +171,7 @@ export async function startSiteServer(options: {
 		origin,
 		pid: child.pid!,
 		output: () => output,
+		exited: gone.then(() => ({ code: child.exitCode, signal: child.signalCode })),
 		async stop(graceMs = 5_000) {
 			if (child.exitCode !== null || child.signalCode !== null) return
 			child.kill('SIGTERM')

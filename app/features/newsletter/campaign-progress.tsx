@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
+import { AlertTriangle } from '#app/components/icons.tsx'
+import { formatTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 export interface ProgressSnapshot {
@@ -9,6 +11,8 @@ export interface ProgressSnapshot {
 	failed: number
 	bounced: number
 	skipped: number
+	/** Since when the relay has taken nothing of this send (sender.server.ts); null while it takes mails. */
+	relayErrorSince?: string | null
 }
 
 const number = new Intl.NumberFormat('fr-FR')
@@ -81,6 +85,15 @@ export function CampaignProgress(props: {
 					{live && rate !== null ? t('newsletter.admin.progress.rate', { rate: number.format(Math.round(rate)) }) : null}
 				</p>
 			</div>
+			{live && progress.relayErrorSince ? (
+				<p
+					className="flex items-start gap-2.5 rounded-control border border-warning/45 bg-warning/10 px-3.5 py-2.5 text-sm"
+					data-relay-down=""
+				>
+					<AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+					<span>{t('newsletter.admin.progress.relayDown', { time: formatTime(progress.relayErrorSince) })}</span>
+				</p>
+			) : null}
 			<div
 				role="progressbar"
 				aria-label={t('newsletter.admin.progress.label')}

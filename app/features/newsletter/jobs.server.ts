@@ -12,6 +12,7 @@ import {
 	runCampaignSlice,
 	SEND_QUEUE_OPTIONS,
 	type SenderContext,
+	watchLeases,
 } from './sender.server.ts'
 import { purgePendingSubscribers } from './subscribers.server.tsx'
 
@@ -57,4 +58,6 @@ export async function startNewsletterWorkers(platform: Platform): Promise<void> 
 	await jobs.schedule(NEWSLETTER_PURGE_QUEUE, '29 4 * * *')
 	// A send interrupted by a crash or a restart resumes once its sender's lease has lapsed.
 	await jobs.send(NEWSLETTER_TICK_QUEUE, {}, { startAfter: LEASE_SECONDS + 1 })
+	// …and one whose sender died on another instance, within seconds, not at the next minute's tick.
+	watchLeases(db, jobs, logger)
 }

@@ -8,6 +8,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import { createBulkSmtp, type BulkSmtp } from '#app/platform/mail/bulk-smtp.server.ts'
 import { defaultFrom } from '#app/platform/mail/mailer.server.ts'
+import { recordNewsletterTakeover } from '#app/platform/metrics.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import { renderCampaign } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
@@ -29,6 +30,16 @@ export const CAMPAIGN_TOPIC = 'newsletter.campaign'
 
 /** A sender that has not said it is alive for this long has died: another may take the campaign. */
 export const LEASE_SECONDS = 10
+/**
+ * A send job says it is alive to the queue this often (pg-boss heartbeats): the job of a process that
+ * died goes back to the queue (failed, retried) within this and the queue's supervision pass, rather
+ * than staying « active » until it expires.
+ */
+const JOB_HEARTBEAT_SECONDS = 20
+/** The relay has taken nothing for this long, and refused or failed what it was given: the sender says so and lets go. */
+const RELAY_STALL_MS = 30_000
+/** After letting go for that reason, the send is tried again (by whichever instance takes the job) this much later. */
+const RELAY_RETRY_MS = 60_000
 /** A job sends for at most this long, then hands over to a fresh job (jobs stay short). */
 const SLICE_MS = 5 * 60_000
 const BATCH = 500
@@ -66,6 +77,8 @@ export interface CampaignProgress {
 	skipped: number
 	startedAt: string | null
 	finishedAt: string | null
+	/** Since when the relay has taken nothing of this send (it is tried again meanwhile); null while it takes mails. */
+	relayErrorSince: string | null
 }
 
 export async function campaignProgress(db: Db, id: string): Promise<CampaignProgress | null> {
@@ -85,11 +98,37 @@ export async function campaignProgress(db: Db, id: string): Promise<CampaignProg
 		...counts,
 		startedAt: campaign.startedAt?.toISOString() ?? null,
 		finishedAt: campaign.finishedAt?.toISOString() ?? null,
+		relayErrorSince: campaign.relayErrorSince?.toISOString() ?? null,
 	}
 }
 
-/** Takes the campaign for this runner, if it is due and nobody alive holds it. */
-async function takeLease(db: Db, id: string, runnerId: string) {
+/**
+ * Takes the campaign for this runner, if it is due and nobody alive holds it. Taking it from a
+ * sender whose lease lapsed (it died, or froze) is a takeover: logged, and counted in the metrics.
+ */
+async function takeLease(ctx: SenderContext, id: string, runnerId: string) {
+	const { campaign, before } = await ctx.db.transaction(async (tx) => {
+		const [before] = await tx
+			.select({
+				runnerId: newsletterCampaign.runnerId,
+				silentSeconds: sql<number>`extract(epoch from now() - ${newsletterCampaign.heartbeatAt})`,
+			})
+			.from(newsletterCampaign)
+			.where(eq(newsletterCampaign.id, id))
+			.for('update')
+		return { before, campaign: await claimLease(tx as unknown as Db, id, runnerId) }
+	})
+	if (campaign && before?.runnerId) {
+		recordNewsletterTakeover()
+		ctx.logger.warn(
+			{ campaign: id, from: before.runnerId, runner: runnerId, silentSeconds: Math.round(Number(before.silentSeconds)) },
+			'newsletter send taken over from a sender that stopped answering',
+		)
+	}
+	return campaign
+}
+
+async function claimLease(db: Db, id: string, runnerId: string) {
 	const [campaign] = await db
 		.update(newsletterCampaign)
 		.set({
@@ -157,9 +196,11 @@ async function writeDeliveries(db: Db, id: string): Promise<number> {
 export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<SliceOutcome> {
 	const { db, env, logger } = ctx
 	if (!ctx.smtp && !env.SMTP_URL) return { state: 'no-smtp' }
+	if (ctx.jobs.stopping.aborted) return { state: 'continue' }
 	const runnerId = randomUUID()
-	const campaign = await takeLease(db, id, runnerId)
+	const campaign = await takeLease(ctx, id, runnerId)
 	if (!campaign) return { state: 'busy' }
+	logger.info({ campaign: id, runner: runnerId, pid: process.pid }, 'newsletter send slice started')
 	await writeDeliveries(db, id)
 	const rendered = await renderCampaign(env, campaign)
 	const message = prepareCampaignMessage(env, { from: env.MAIL_FROM ?? defaultFrom(env), subject: campaign.subject, rendered })
@@ -183,15 +224,58 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	}
 	// Once the campaign is cancelled or taken over, messages not yet committed are abandoned.
 	let stopped = false
+	// The same once this process stops (its job workers are released) or the relay stalls: then the
+	// campaign is handed back, for another instance or a later try.
+	let handBack: 'stopping' | 'relay' | null = null
+	const onStopping = () => {
+		handBack ??= 'stopping'
+		stopped = true
+	}
+	ctx.jobs.stopping.addEventListener('abort', onStopping, { once: true })
+	// What the relay did with this slice's messages: when it last took one (or the slice began), and
+	// its failures since. The campaign row says so once it has taken nothing for RELAY_STALL_MS.
+	let lastTaken = Date.now()
+	let relayFailures = 0
+	let lastRelayError = ''
+	let relayReported = campaign.relayErrorSince !== null
+	const relayCheck = async () => {
+		if (relayReported && relayFailures === 0 && lastTaken > sliceStart) {
+			relayReported = false
+			await db.update(newsletterCampaign).set({ relayErrorSince: null, relayError: null }).where(eq(newsletterCampaign.id, id))
+			logger.info({ campaign: id }, 'newsletter relay takes mails again')
+			return true
+		}
+		if (handBack || relayFailures === 0 || Date.now() - lastTaken < RELAY_STALL_MS) return false
+		handBack = 'relay'
+		stopped = true
+		await reportRelay(new Date(lastTaken))
+		return true
+	}
+	const reportRelay = async (since: Date) => {
+		relayReported = true
+		await db
+			.update(newsletterCampaign)
+			.set({
+				relayErrorSince: sql`coalesce(${newsletterCampaign.relayErrorSince}, ${since.toISOString()}::timestamptz)`,
+				relayError: lastRelayError.slice(0, 300),
+			})
+			.where(eq(newsletterCampaign.id, id))
+		logger.warn(
+			{ campaign: id, since: since.toISOString(), failures: relayFailures, error: lastRelayError },
+			'newsletter relay takes nothing: the send is handed back and tried again later',
+		)
+	}
+	const sliceStart = lastTaken
 	// Once a second, whatever the pace (a batch lasts 50 s at 10 messages a second): the lease is
 	// renewed, a cancellation is noticed, and the admin's screen gets the progress.
 	let tick: Promise<void> | null = null
 	const ticker = setInterval(() => {
 		tick ??= heartbeat(db, id, runnerId)
-			.then((alive) => {
+			.then(async (alive) => {
 				if (!alive) stopped = true
+				const relayChanged = alive && (await relayCheck())
 				// Stopped (cancelled, or taken over): the database says what the campaign is now.
-				return publish(!alive)
+				return publish(!alive || relayChanged)
 			})
 			.catch(() => {})
 			.finally(() => (tick = null))
@@ -267,6 +351,17 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		let cursor = 0
 		let sentThisPass = false
 		while (true) {
+			if (handBack) {
+				// What is in flight is abandoned (or fails) first; the lease goes last.
+				await inFlight
+				await stopTicker()
+				await db
+					.update(newsletterCampaign)
+					.set({ runnerId: null })
+					.where(and(eq(newsletterCampaign.id, id), eq(newsletterCampaign.runnerId, runnerId)))
+				await publish(true)
+				return handBack === 'relay' ? { state: 'waiting', until: new Date(Date.now() + RELAY_RETRY_MS) } : { state: 'continue' }
+			}
 			if (stopped || !(await heartbeat(db, id, runnerId))) {
 				stopped = true
 				return { state: 'stopped' }
@@ -312,8 +407,17 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 						gate: () => recordSent(row.id),
 						cancelled: () => stopped,
 					})
+					if (outcome.ok || outcome.permanent) {
+						// Taken, or refused for good: either way the relay answers.
+						lastTaken = Date.now()
+						relayFailures = 0
+					}
 					if (outcome.ok) return
 					if (outcome.error === 'abandoned before commit') return
+					if (!outcome.permanent) {
+						relayFailures += 1
+						lastRelayError = outcome.error
+					}
 					const now = await recordFailure(db, row, outcome)
 					moved(outcome.committed ? 'sent' : 'queued', now, 1)
 				}),
@@ -334,6 +438,8 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			.from(newsletterDelivery)
 			.where(and(eq(newsletterDelivery.campaignId, id), eq(newsletterDelivery.status, 'queued')))
 		await stopTicker()
+		// Everything this slice gave the relay came back failed: say so now, not a stall later.
+		if (relayFailures > 0 && lastTaken === sliceStart && !relayReported) await reportRelay(new Date(sliceStart))
 		if (later?.at) {
 			await db.update(newsletterCampaign).set({ runnerId: null }).where(eq(newsletterCampaign.id, id))
 			await publish(true)
@@ -341,13 +447,14 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 		}
 		const finished = await db
 			.update(newsletterCampaign)
-			.set({ status: 'sent', finishedAt: sql`now()`, runnerId: null })
+			.set({ status: 'sent', finishedAt: sql`now()`, runnerId: null, relayErrorSince: null, relayError: null })
 			.where(and(eq(newsletterCampaign.id, id), eq(newsletterCampaign.runnerId, runnerId), eq(newsletterCampaign.status, 'sending')))
 			.returning({ id: newsletterCampaign.id })
 		await publish(true)
 		if (finished.length > 0) logger.info({ campaign: id }, 'newsletter sent')
 		return { state: finished.length > 0 ? 'done' : 'stopped' }
 	} finally {
+		ctx.jobs.stopping.removeEventListener('abort', onStopping)
 		await stopTicker()
 		// Nothing is left half-sent: what started finishes (or is abandoned, once stopped) first.
 		await inFlight.catch(() => {})
@@ -421,7 +528,43 @@ async function recordFailure(
 /** Queues the next slice of a campaign's send (deduplicated while one waits). */
 export async function queueCampaignSend(jobs: Jobs, id: string, options: { startAfter?: Date | number } = {}) {
 	await jobs.queue(NEWSLETTER_SEND_QUEUE, SEND_QUEUE_OPTIONS)
-	await jobs.send(NEWSLETTER_SEND_QUEUE, { campaignId: id }, { startAfter: options.startAfter as never })
+	await jobs.send(
+		NEWSLETTER_SEND_QUEUE,
+		{ campaignId: id },
+		{ startAfter: options.startAfter as never, heartbeatSeconds: JOB_HEARTBEAT_SECONDS },
+	)
+}
+
+/**
+ * Hands the campaign of a sender that died to a live one within a second or so of its lease
+ * lapsing, on every instance, rather than at the next minute's tick: it looks when the lease of each
+ * campaign being sent would lapse, and comes back then (every 5 s when nothing is being sent). A lapsed
+ * lease gets a send job, which takes it over (runCampaignSlice, takeLease). Stops with the job workers.
+ */
+export function watchLeases(db: Db, jobs: Jobs, logger: Logger): void {
+	let timer: NodeJS.Timeout | undefined
+	const check = async () => {
+		let next = 5_000
+		try {
+			const held = await db
+				.select({
+					id: newsletterCampaign.id,
+					msLeft: sql<number>`extract(epoch from ${newsletterCampaign.heartbeatAt} + make_interval(secs => ${LEASE_SECONDS}) - now()) * 1000`,
+				})
+				.from(newsletterCampaign)
+				.where(and(eq(newsletterCampaign.status, 'sending'), sql`${newsletterCampaign.runnerId} is not null`))
+			for (const row of held) {
+				const left = Number(row.msLeft)
+				if (left < 0) await queueCampaignSend(jobs, row.id)
+				else next = Math.min(next, left + 100)
+			}
+		} catch (error) {
+			logger.warn({ err: error }, 'newsletter lease watch failed; trying again')
+		}
+		if (!jobs.stopping.aborted) timer = setTimeout(() => void check(), next).unref()
+	}
+	jobs.stopping.addEventListener('abort', () => clearTimeout(timer), { once: true })
+	void check()
 }
 
 /** Due scheduled campaigns, and sends whose sender died: queued again (every minute, and at start). */

@@ -89,11 +89,58 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * When a process started, in ms since the epoch (Linux: /proc, to the second); undefined elsewhere.
+ * Process ids are reused, quickly in a container where every start counts from 1.
+ */
+function startedAt(pid: number): number | undefined {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+		// Field 22, after the command name in parentheses (which may hold spaces): clock ticks since boot.
+		const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+		const boot = Number(/^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'))?.[1])
+		// /proc counts in USER_HZ, 100 on every Linux build.
+		return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined
+	} catch {
+		return undefined
+	}
+}
+
+/** A lock with no holder's id for this long was left by a process that died while taking it. */
+const UNNAMED_LOCK_MS = 5_000
+
+/**
+ * Whether the holder of a taken lock is gone. It writes its process id beside the lock right after
+ * taking it (and removes it only after letting go), so: no id for more than a few seconds, or an
+ * id no process has, or one that a process started since has been given, all mean gone. An earlier
+ * life of this very id (PID 1 in a container) is gone too.
+ */
+function holderIsGone(lockfilePath: string, pidFile: string): boolean {
+	let holder = Number.NaN
+	let named = 0
+	try {
+		holder = Number.parseInt(fs.readFileSync(pidFile, 'utf8').trim(), 10)
+		named = fs.statSync(pidFile).mtimeMs
+	} catch {
+		// no id yet, see below
+	}
+	if (!Number.isInteger(holder)) {
+		try {
+			return Date.now() - fs.statSync(lockfilePath).mtimeMs > UNNAMED_LOCK_MS
+		} catch {
+			return true // released meanwhile
+		}
+	}
+	if (holder === process.pid || !isAlive(holder)) return true
+	const started = startedAt(holder)
+	return started !== undefined && started > named + 2_000
+}
+
+/**
  * Takes the data folder's lock. The lock file is refreshed every few seconds, but PGlite can block
  * the event loop for a long time (a first start on a busy machine), so staleness by age alone would
  * let a second process in while the first still runs. The holder's process id is written beside the
- * lock instead: a lock whose holder is gone (or is an earlier life of this very id, as with PID 1
- * in a container) is taken over at once; a live holder keeps it.
+ * lock instead: a lock whose holder is gone (holderIsGone) is taken over at once; a live holder
+ * keeps it.
  */
 const heldHere = new Set<string>()
 
@@ -117,15 +164,9 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 		release = await lockfile.lock(dir, options)
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
-		let holder: number
-		try {
-			holder = Number.parseInt(fs.readFileSync(pidFile, 'utf8').trim(), 10)
-		} catch {
-			throw new DataDirLockedError(dir) // the holder is starting and has not written its id yet
-		}
-		if (!Number.isInteger(holder) || (holder !== process.pid && isAlive(holder))) throw new DataDirLockedError(dir)
+		if (!holderIsGone(lockfilePath, pidFile)) throw new DataDirLockedError(dir)
 		// proper-lockfile's unlock() refuses a lock this process does not hold (and the holder is
-		// dead): remove the dead holder's lock folder ourselves, then take it as usual. Two processes
+		// gone): remove the dead holder's lock folder ourselves, then take it as usual. Two processes
 		// racing here cannot both win: only one mkdir of the lock folder succeeds.
 		fs.rmSync(lockfilePath, { recursive: true, force: true })
 		try {
@@ -138,8 +179,9 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 	heldHere.add(dir)
 	return async () => {
 		heldHere.delete(dir)
-		fs.rmSync(pidFile, { force: true })
+		// The lock first, its holder's id after: a lock is never left without the id that frees it.
 		await release()
+		fs.rmSync(pidFile, { force: true })
 	}
 }
 

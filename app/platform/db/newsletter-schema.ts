@@ -67,6 +67,9 @@ export const newsletterCampaign = pgTable(
 		/** The process sending it now, and when it last said so (a lease: a dead sender's lapses). */
 		runnerId: text('runner_id'),
 		heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+		/** Since when the relay has taken nothing of this send, and its last answer (null while it does). */
+		relayErrorSince: timestamp('relay_error_since', { withTimezone: true }),
+		relayError: text('relay_error'),
 		createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
 		createdAt: createdAt(),
 		updatedAt: updatedAt(),
