@@ -179,7 +179,7 @@ server.listen(env.PORT, env.HOST, () => {
 })
 
 /*
- * Shutdown, in order (docs/decisions/shutdown.md): /readyz answers 503 at once; for the grace
+ * Shutdown, in order (docs/decisions/0019-shutdown.md): /readyz answers 503 at once; for the grace
  * (SHUTDOWN_GRACE_SECONDS, SIGTERM only: Ctrl-C skips it) requests are still served, each answer
  * closing its connection, so that a load balancer sees the 503 and sends no more; the job workers
  * stop taking jobs and hand back those they cannot finish. Then new connections are refused, live
@@ -209,7 +209,7 @@ async function shutdown(signal: string) {
 	const timeoutMs = env.SHUTDOWN_TIMEOUT_SECONDS * 1000
 	platform.markDraining()
 	log.info({ signal, graceMs, timeoutMs, inFlight: inFlight.size }, 'shutting down')
-	// Past every bound: leave anyway (the embedded lock goes with the process, see data-folder-lock.md).
+	// Past every bound: leave anyway (the embedded lock goes with the process, see 0003-data-folder-lock.md).
 	const force = setTimeout(
 		() => {
 			log.error({ inFlight: inFlight.size }, 'shutdown took too long, exiting')
