@@ -147,6 +147,8 @@ export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/plat
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 // …and writes a whole document as the bytes it already is (platform/document-body.server.ts).
 export { wholeDocumentOf } from '#app/platform/document-body.server.ts'
+// …and asks who sent a request before anything reads its body (server/body-gate.ts).
+export { callerRole } from '#app/features/accounts/caller-role.server.ts'
 // …and matches paths with React Router's route-pattern matcher, which this entry hides from the browser.
 export { withServerRouteMatching } from '#app/platform/route-matching.server.ts'
 

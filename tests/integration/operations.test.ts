@@ -120,7 +120,10 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 		expect(await wrong.json()).toEqual({ status: 'ready' })
 		// The bearer of the metrics token gets the details.
 		const liveDetail = await fetch(`${server.origin}/healthz`, { headers: bearer })
-		expect(await liveDetail.json()).toMatchObject({ status: 'ok', database: { kind: 'postgres', status: 'ok', latencyMs: expect.any(Number) } })
+		expect(await liveDetail.json()).toMatchObject({
+			status: 'ok',
+			database: { kind: 'postgres', status: 'ok', latencyMs: expect.any(Number) },
+		})
 		const readyDetail = await fetch(`${server.origin}/readyz`, { headers: bearer })
 		expect(await readyDetail.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', jobs: 'ok', draining: false } })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bodyLimitFor, FORM_BODY_BYTES, SMALL_BODY_BYTES } from './body-limit.ts'
+import { bodyLimitFor, FORM_BODY_BYTES, SMALL_BODY_BYTES } from './body-limits.ts'
 
 describe('bodyLimitFor', () => {
 	it('gives the account forms, Better Auth and the JSON API a small limit', () => {
