@@ -27,7 +27,8 @@ const root = path.resolve(arg('root') ?? path.join(import.meta.dirname, '..'))
 const buildDir = arg('build') ?? 'build-bench-uploads'
 const PASSWORD = 'cheval agrafe pile correcte'
 
-if (!arg('root')) await ensureBuild(buildDir)
+// A folder named on the command line is served as it is (an operator's build, another commit's).
+if (!arg('root') && !arg('build')) await ensureBuild(buildDir)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'band-bench-uploads-'))
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
@@ -63,7 +64,7 @@ const session = (jar: Record<string, string>) => `better-auth.session_token=${ja
 
 try {
 	for (let i = 0; ; i++) {
-		if (i > 900) throw new Error(`the server did not start:\n${output}`)
+		if (i > 2400 || child.exitCode !== null) throw new Error(`the server did not start (exit ${child.exitCode}):\n${output}`)
 		const ok = await fetch(`${origin}/healthz`).then(
 			(r) => r.ok,
 			() => false,

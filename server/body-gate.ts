@@ -2,6 +2,7 @@ import type http from 'node:http'
 import { createHeaders } from '@remix-run/node-fetch-server'
 import { matchRoutes, type ServerBuild } from 'react-router'
 import { routeTree } from '../app/platform/route-tree.ts'
+import { closeWithoutReading } from './body-limit.ts'
 
 /*
  * A request body is read only once its sender is known to be allowed to send it. Before a single
@@ -12,10 +13,10 @@ import { routeTree } from '../app/platform/route-tree.ts'
  *
  * A caller who may not send it never has its body read: React Router gets the same request with an
  * empty form instead, so that the route's own guard answers as it always does (the sign-in
- * redirect, the 403 page, a client navigation's `.data` redirect), and the answer says
- * `Connection: close`: Node then closes the connection once it is sent, instead of reading the
- * rest of the body to keep it open. What the client pushed meanwhile stays in the socket buffers
- * and is dropped with the connection.
+ * redirect, the 403 page, a client navigation's `.data` redirect). Once that answer is out, our
+ * side of the connection is closed and nothing more is read (closeWithoutReading in
+ * server/body-limit.ts): what the client pushed meanwhile stays in the socket buffers and is
+ * dropped with the connection.
  */
 
 export type CallerRole = 'admin' | 'member' | null
@@ -110,10 +111,10 @@ export function createBodyGate(routes: ServerBuild['routes'], hooks: BodyGateHoo
 /**
  * The request React Router gets when the body may not be read: the same method, address and
  * headers, with an empty form as its body (so that an action reading its form before its guard
- * finds an empty one, never a broken one). The answer it gets closes the connection.
+ * finds an empty one, never a broken one). The connection closes after its answer.
  */
 export function withheldBodyRequest(req: http.IncomingMessage, res: http.ServerResponse): Request {
-	res.setHeader('Connection', 'close')
+	closeWithoutReading(req, res)
 	const headers = createHeaders(req)
 	headers.delete('content-length')
 	headers.delete('transfer-encoding')

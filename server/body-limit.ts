@@ -40,6 +40,35 @@ function drainThenClose(req: http.IncomingMessage) {
 	req.resume()
 }
 
+/** How long a connection whose body is left unread stays open after the answer, for the client to read it. */
+const LINGER_MS = 2_000
+
+/**
+ * For an answer given without reading the body (a declared length over the limit, a sender not
+ * allowed to send it: server/body-gate.ts). Once the answer is out, our side of the connection is
+ * closed (the client reads the answer, then the end) and nothing more is read: what the client
+ * still sends fills the socket buffers and stops there. The connection goes when the client
+ * closes it, or after LINGER_MS.
+ *
+ * Not with `Connection: close`, and not destroyed at once: Node would close the socket on unread
+ * data, and the reset that follows can reach a client that is still writing before it has read
+ * the answer (seen with Node's own client, which then reports a reset and no answer).
+ */
+export function closeWithoutReading(req: http.IncomingMessage, res: http.ServerResponse) {
+	req.on('error', () => {})
+	res.once('finish', () => {
+		// Node has just set the unread body flowing, to read and throw away the rest of it (so that the
+		// connection could serve another request): stopped before it starts. At most the stream's
+		// small buffer is filled from the socket, then reading stops.
+		req.pause()
+		const socket = req.socket
+		const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+		timer.unref()
+		socket.once('close', () => clearTimeout(timer))
+		socket.end()
+	})
+}
+
 class BodyTooLarge extends Error {
 	constructor() {
 		super('request body too large')
@@ -73,9 +102,9 @@ export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, p
 	const limit = bodyLimitFor(pathname)
 	const declared = req.headers['content-length']
 	if (declared !== undefined && !(Number(declared) <= limit)) {
-		// Nothing of it has been read, and nothing will be: Node closes the connection once the 413
-		// is out, instead of reading a body it would only throw away (see server/body-gate.ts).
-		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+		// Nothing of it has been read, and nothing will be.
+		closeWithoutReading(req, res)
+		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
 		res.end('Envoi trop volumineux.')
 		return false
 	}

@@ -29,8 +29,9 @@ export const FORM_BODY_BYTES = 256 * KB
 const matches = (pathname: string, prefix: string) =>
 	pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)
 
-/** The largest body this path may receive, in bytes. */
-export function bodyLimitFor(pathname: string): number {
+/** The largest body this path may receive, in bytes (a client navigation's `<path>.data` is its page's). */
+export function bodyLimitFor(requested: string): number {
+	const pathname = requested.endsWith('.data') ? requested.slice(0, -'.data'.length) : requested
 	for (const [route, limit] of UPLOADS) if (typeof route === 'string' ? matches(pathname, route) : route.test(pathname)) return limit
 	if (SMALL_PREFIXES.some((prefix) => matches(pathname, prefix) || pathname === prefix.replace(/\/$/, ''))) return SMALL_BODY_BYTES
 	return FORM_BODY_BYTES
