@@ -130,6 +130,8 @@ export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/plat
 export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 // …and writes a whole document as the bytes it already is (platform/document-body.server.ts).
 export { wholeDocumentOf } from '#app/platform/document-body.server.ts'
+// …and asks who sent a request before anything reads its body (server/body-gate.ts).
+export { callerRole } from '#app/features/accounts/caller-role.server.ts'
 
 /** What the anonymous page cache in server/ needs from the app: its rule, its policy, its signal. */
 export const pageCache = {

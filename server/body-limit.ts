@@ -1,4 +1,5 @@
 import type http from 'node:http'
+import { bodyLimitFor } from '../app/platform/body-limits.ts'
 
 /*
  * Every request body is counted while it streams in, whatever its framing (Content-Length or
@@ -7,37 +8,7 @@ import type http from 'node:http'
  * can then hold more than that limit in memory.
  */
 
-const KB = 1024
-const MB = 1024 * KB
-
-/**
- * Uploads, each a little above what its route accepts (plus the multipart envelope), so that the
- * route's own French refusal shows first: cover 15 MB, avatar 5 MB, a code campaign's file 200 MB
- * (features/codes/rules.ts), CSV imports of codes 8 MB, of subscribers 20 MB, of songs 512 kB.
- */
-const UPLOADS: [route: string | RegExp, limit: number][] = [
-	['/dashboard/admin/media', 16 * MB],
-	['/dashboard/settings/avatar', 6 * MB],
-	[/^\/dashboard\/admin\/codes\/[^/]+\/files$/, 200 * MB + 64 * KB],
-	[/^\/dashboard\/admin\/codes\/[^/]+\/import$/, 8 * MB + 64 * KB],
-	['/dashboard/admin/newsletter/subscribers/import', 20 * MB + 64 * KB],
-	['/dashboard/admin/setlist/songs/import', 512 * KB + 64 * KB],
-]
-/** Sign-in, sign-up, reset and Better Auth's endpoints: a few short fields. */
-const SMALL_PREFIXES = ['/auth/', '/api/auth/', '/api/me']
-export const SMALL_BODY_BYTES = 64 * KB
-/** Every other form (the longest is an event's 10,000-character description, URL-encoded). */
-export const FORM_BODY_BYTES = 256 * KB
-
-const matches = (pathname: string, prefix: string) =>
-	pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)
-
-/** The largest body this path may receive, in bytes. */
-export function bodyLimitFor(pathname: string): number {
-	for (const [route, limit] of UPLOADS) if (typeof route === 'string' ? matches(pathname, route) : route.test(pathname)) return limit
-	if (SMALL_PREFIXES.some((prefix) => matches(pathname, prefix) || pathname === prefix.replace(/\/$/, ''))) return SMALL_BODY_BYTES
-	return FORM_BODY_BYTES
-}
+const MB = 1024 * 1024
 
 /** How much of a refused body is thrown away, and for how long, before the connection is cut. */
 const DRAIN_BYTES = 64 * MB
@@ -69,6 +40,35 @@ function drainThenClose(req: http.IncomingMessage) {
 	req.resume()
 }
 
+/** How long a connection whose body is left unread stays open after the answer, for the client to read it. */
+const LINGER_MS = 2_000
+
+/**
+ * For an answer given without reading the body (a declared length over the limit, a sender not
+ * allowed to send it: server/body-gate.ts). Once the answer is out, our side of the connection is
+ * closed (the client reads the answer, then the end) and nothing more is read: what the client
+ * still sends fills the socket buffers and stops there. The connection goes when the client
+ * closes it, or after LINGER_MS.
+ *
+ * Not with `Connection: close`, and not destroyed at once: Node would close the socket on unread
+ * data, and the reset that follows can reach a client that is still writing before it has read
+ * the answer (seen with Node's own client, which then reports a reset and no answer).
+ */
+export function closeWithoutReading(req: http.IncomingMessage, res: http.ServerResponse) {
+	req.on('error', () => {})
+	res.once('finish', () => {
+		// Node has just set the unread body flowing, to read and throw away the rest of it (so that the
+		// connection could serve another request): stopped before it starts. At most the stream's
+		// small buffer is filled from the socket, then reading stops.
+		req.pause()
+		const socket = req.socket
+		const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+		timer.unref()
+		socket.once('close', () => clearTimeout(timer))
+		socket.end()
+	})
+}
+
 class BodyTooLarge extends Error {
 	constructor() {
 		super('request body too large')
@@ -93,7 +93,7 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse) {
 
 /**
  * Puts the limit of its route on this request's body. Returns false when the request was already
- * answered (a declared length over the limit); otherwise counts each chunk as it arrives and, at
+ * answered (a declared length over the limit: a 413 without reading any of it); otherwise counts each chunk as it arrives and, at
  * the first byte past the limit, aborts the body for whoever reads it (their Request's signal
  * fires, so React Router answers nothing itself), answers 413 and closes the connection.
  */
@@ -102,7 +102,10 @@ export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, p
 	const limit = bodyLimitFor(pathname)
 	const declared = req.headers['content-length']
 	if (declared !== undefined && !(Number(declared) <= limit)) {
-		tooLarge(req, res)
+		// Nothing of it has been read, and nothing will be.
+		closeWithoutReading(req, res)
+		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
+		res.end('Envoi trop volumineux.')
 		return false
 	}
 	let received = 0

@@ -9,6 +9,7 @@ import { createRequest } from '@remix-run/node-fetch-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
+import { createBodyGate, withheldBodyRequest, type BodyGateHooks } from './body-gate.ts'
 import { limitBody } from './body-limit.ts'
 import { createManifestBudget } from './manifest-budget.ts'
 import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
@@ -26,7 +27,8 @@ const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefin
 
 const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
 const platform = build.entry.module as unknown as ObserveHooks &
-	PageViewHook & {
+	PageViewHook &
+	BodyGateHooks & {
 		/** The bytes of a page rendered whole (app/platform/document-body.server.ts), to write as they are. */
 		wholeDocumentOf(response: Response): Uint8Array | undefined
 		getPlatform(): Promise<{
@@ -63,16 +65,19 @@ const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const observe = createObserver(build, platform)
 const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
 const render = createRequestHandler(build, process.env.NODE_ENV)
+// Who may send a body where, asked before any of it is read (server/body-gate.ts).
+const admitBody = createBodyGate(build.routes, platform)
 
 /**
  * React Router's answer to a request, sent (server/respond.ts): compressed when the browser takes
  * it, a whole document as its bytes. A render that throws, or a response
  * that cannot be sent, is logged; the visitor gets a 500 unless the answer had already begun.
+ * `withheld`: the request to render instead of the client's, when its body may not be read.
  */
-async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, withheld?: Request) {
 	let request: Request
 	try {
-		request = createRequest(req, res)
+		request = withheld ?? createRequest(req, res)
 	} catch {
 		refuse(res, 400, 'Requête invalide.')
 		return
@@ -153,15 +158,25 @@ const server = http.createServer((req, res) => {
 	if (serveStatic(req, res, pathname)) return
 	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.
 	kind = 'app'
-	// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
-	if (!limitBody(req, res, pathname)) {
-		kind = 'refused'
-		return
+	const serve = () => {
+		// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
+		if (!limitBody(req, res, pathname)) {
+			kind = 'refused'
+			return
+		}
+		observe.run(reqId, () => {
+			if (pageCache.take(req, res, () => void handleRequest(req, res))) return
+			void handleRequest(req, res)
+		})
 	}
-	observe.run(reqId, () => {
-		if (pageCache.take(req, res, () => void handleRequest(req, res))) return
-		void handleRequest(req, res)
-	})
+	// A body is read only once its sender may send it; the others are answered without it (server/body-gate.ts).
+	const admitted = observe.run(reqId, () => admitBody(req, pathname))
+	if (admitted === true) serve()
+	else
+		void admitted.then((allowed) => {
+			if (allowed) serve()
+			else observe.run(reqId, () => void handleRequest(req, res, withheldBodyRequest(req, res)))
+		})
 })
 
 server.keepAliveTimeout = 65_000

@@ -11,6 +11,7 @@ import { ensureBuild, TEST_BUILD_DIR, isRunning, startSiteServer, type SiteServe
  * database on purpose (a renamed table, refused connections), so it runs in the PostgreSQL project.
  */
 const TOKEN = 'jeton-de-metriques-assez-long-0123456789'
+const bearer = { authorization: `Bearer ${TOKEN}` }
 
 let server: SiteServer
 let database: TestDatabase
@@ -110,9 +111,21 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 	it('answers liveness and readiness, and readiness fails cleanly while the database is away', async () => {
 		const live = await fetch(`${server.origin}/healthz`)
 		expect(live.status).toBe(200)
+		// Anyone gets the status, nothing about the database behind it.
+		expect(await live.json()).toEqual({ status: 'ok' })
 		const ready = await fetch(`${server.origin}/readyz`)
 		expect(ready.status).toBe(200)
-		expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', jobs: 'ok', draining: false } })
+		expect(await ready.json()).toEqual({ status: 'ready' })
+		const wrong = await fetch(`${server.origin}/readyz`, { headers: { authorization: 'Bearer mauvais-jeton' } })
+		expect(await wrong.json()).toEqual({ status: 'ready' })
+		// The bearer of the metrics token gets the details.
+		const liveDetail = await fetch(`${server.origin}/healthz`, { headers: bearer })
+		expect(await liveDetail.json()).toMatchObject({
+			status: 'ok',
+			database: { kind: 'postgres', status: 'ok', latencyMs: expect.any(Number) },
+		})
+		const readyDetail = await fetch(`${server.origin}/readyz`, { headers: bearer })
+		expect(await readyDetail.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', jobs: 'ok', draining: false } })
 
 		const name = new URL(database.databaseUrl!).pathname.slice(1)
 		await admin(async (client) => {
@@ -122,7 +135,10 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 		try {
 			const away = await fetch(`${server.origin}/readyz`)
 			expect(away.status).toBe(503)
-			expect(await away.json()).toMatchObject({ status: 'not-ready', checks: { database: 'unavailable' } })
+			expect(await away.json()).toEqual({ status: 'not-ready' })
+			const awayDetail = await fetch(`${server.origin}/readyz`, { headers: bearer })
+			expect(awayDetail.status).toBe(503)
+			expect(await awayDetail.json()).toMatchObject({ status: 'not-ready', checks: { database: 'unavailable' } })
 		} finally {
 			await admin((client) => client.query(`alter database "${name}" with allow_connections true`))
 		}
@@ -138,6 +154,10 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 	it('serves Prometheus metrics to the bearer of the token only', async () => {
 		expect((await fetch(`${server.origin}/metrics`)).status).toBe(401)
 		expect((await fetch(`${server.origin}/metrics`, { headers: { authorization: 'Bearer mauvais-jeton' } })).status).toBe(401)
+		// Same length as the token, or a prefix of it: refused alike.
+		for (const given of [TOKEN.replace(/9$/, '8'), TOKEN.slice(0, 24), `${TOKEN}0`]) {
+			expect((await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${given}` } })).status).toBe(401)
+		}
 		await fetch(`${server.origin}/events`)
 		await fetch(`${server.origin}/page-qui-n-existe-pas`)
 		const response = await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })

@@ -8,21 +8,22 @@ import * as me from '#app/routes/api/me.ts'
 import { databaseKind } from '../support/database.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
-import { get, outcome, routeArgs } from '../support/requests.ts'
+import { get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
 
 /* The per-process platform: opened once, closed cleanly, and a restart keeps what it must keep. */
 const kind = databaseKind()
 
 let env: TestPlatform
+const METRICS_TOKEN = 'jeton-de-metriques-assez-long-0123456789'
 beforeAll(async () => {
-	env = await startTestPlatform()
+	env = await startTestPlatform({ env: { METRICS_TOKEN } })
 })
 afterAll(async () => {
 	await env?.stop()
 })
 
-async function health() {
-	return outcome(await healthz.loader())
+async function health(headers: Record<string, string> = {}) {
+	return outcome(await healthz.loader(routeArgs(new Request(`${SITE_URL}/healthz`, { headers }), '/healthz')))
 }
 
 describe(`the platform on ${kind}`, () => {
@@ -33,11 +34,14 @@ describe(`the platform on ${kind}`, () => {
 		expect(a.database.kind).toBe(kind)
 	})
 
-	it('answers the health check with the database kind', async () => {
+	it('answers the health check with its status to anyone, and the database kind to the bearer of the metrics token only', async () => {
 		const result = await health()
 		expect(result.status).toBe(200)
 		expect(result.headers.get('cache-control')).toBe('no-store')
-		expect(result.body).toMatchObject({ status: 'ok', database: { kind, status: 'ok' } })
+		expect(result.body).toEqual({ status: 'ok' })
+		expect((await health({ authorization: 'Bearer mauvais-jeton' })).body).toEqual({ status: 'ok' })
+		const detailed = await health({ authorization: `Bearer ${METRICS_TOKEN}` })
+		expect(detailed.body).toMatchObject({ status: 'ok', database: { kind, status: 'ok', latencyMs: expect.any(Number) } })
 	})
 
 	it('generates the auth secret once and keeps it in the database', async () => {

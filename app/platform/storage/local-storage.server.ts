@@ -76,6 +76,25 @@ export async function createLocalStorage(options: { root: string; secret: string
 			return infoOf(key, await fs.stat(file))
 		},
 
+		async putStream(key, body) {
+			const file = fileOf(key)
+			await fs.mkdir(path.dirname(file), { recursive: true })
+			const temp = path.join(tempDir, randomUUID())
+			try {
+				const handle = await fs.open(temp, 'wx')
+				try {
+					for await (const piece of body) await handle.write(piece)
+				} finally {
+					await handle.close()
+				}
+				await fs.rename(temp, file)
+			} catch (error) {
+				await fs.rm(temp, { force: true })
+				throw error
+			}
+			return infoOf(key, await fs.stat(file))
+		},
+
 		async stat(key) {
 			try {
 				const stat = await fs.stat(fileOf(key))

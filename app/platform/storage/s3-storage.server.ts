@@ -1,9 +1,13 @@
 import {
+	AbortMultipartUploadCommand,
+	CompleteMultipartUploadCommand,
+	CreateMultipartUploadCommand,
 	DeleteObjectCommand,
 	GetObjectCommand,
 	HeadObjectCommand,
 	PutObjectCommand,
 	S3Client,
+	UploadPartCommand,
 	type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
@@ -36,6 +40,9 @@ const notFound = (error: unknown) => {
 	const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
 	return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404
 }
+
+/** The size of each part of a streamed upload (S3 wants at least 5 MiB for every part but the last). */
+const PART_BYTES = 8 * 1024 * 1024
 
 /** `bytes 0-99/1234` → 1234 */
 function totalFromContentRange(value: string | undefined): number | undefined {
@@ -97,6 +104,56 @@ export function createS3Storage(options: S3Options): S3Storage {
 				new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength }),
 			)
 			return { size: body.byteLength, contentType, etag: output.ETag ?? '""', lastModified: new Date() }
+		},
+
+		async putStream(key, body, { contentType }) {
+			assertStorageKey(key)
+			// Pieces are gathered into parts of PART_BYTES: one part in memory at a time. A file that
+			// fits in one part is put in one request.
+			const pieces = body[Symbol.asyncIterator]()
+			let finished = false
+			const nextPart = async (): Promise<Uint8Array> => {
+				const gathered: Uint8Array[] = []
+				let length = 0
+				while (length < PART_BYTES) {
+					const { done, value } = await pieces.next()
+					if (done) {
+						finished = true
+						break
+					}
+					gathered.push(value)
+					length += value.byteLength
+				}
+				return Buffer.concat(gathered, length)
+			}
+			const first = await nextPart()
+			if (finished) {
+				const output = await client.send(
+					new PutObjectCommand({ Bucket, Key: key, Body: first, ContentType: contentType, ContentLength: first.byteLength }),
+				)
+				return { size: first.byteLength, contentType, etag: output.ETag ?? '""', lastModified: new Date() }
+			}
+			const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }))
+			try {
+				const parts: { ETag?: string; PartNumber: number }[] = []
+				let size = 0
+				for (let part: Uint8Array | null = first; part; part = finished ? null : await nextPart()) {
+					if (part.byteLength === 0 && parts.length > 0) break
+					const PartNumber = parts.length + 1
+					const output = await client.send(
+						new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body: part, ContentLength: part.byteLength }),
+					)
+					parts.push({ ETag: output.ETag, PartNumber })
+					size += part.byteLength
+				}
+				const output = await client.send(
+					new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }),
+				)
+				return { size, contentType, etag: output.ETag ?? '""', lastModified: new Date() }
+			} catch (error) {
+				await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => {})
+				throw error
+			}
 		},
 
 		async stat(key) {

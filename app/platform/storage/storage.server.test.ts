@@ -59,6 +59,28 @@ describe.each([
 		expect(Buffer.from((await store().read('tests/hello.txt'))!).toString()).toBe('Bonjour, le monde')
 	})
 
+	it('writes a file that arrives in pieces (an upload), small or over several parts, and keeps nothing of a failed one', async () => {
+		const piece = (i: number) => new Uint8Array(64 * 1024).fill(i % 251)
+		async function* pieces(count: number, failAt = -1) {
+			for (let i = 0; i < count; i++) {
+				if (i === failAt) throw new Error('envoi interrompu')
+				yield piece(i)
+			}
+		}
+		// 17 MB: three parts of an S3 multipart upload.
+		const info = await store().putStream('tests/streamed.bin', pieces(272), { contentType: 'application/pdf' })
+		expect(info.size).toBe(272 * 64 * 1024)
+		const back = Buffer.from((await store().read('tests/streamed.bin'))!)
+		expect(back.length).toBe(272 * 64 * 1024)
+		for (const i of [0, 1, 127, 128, 271]) expect(back[i * 64 * 1024 + 5]).toBe(i % 251)
+		expect((await store().putStream('tests/small.bin', pieces(2), { contentType: 'application/pdf' })).size).toBe(128 * 1024)
+		expect((await store().stat('tests/small.bin'))?.size).toBe(128 * 1024)
+		await expect(store().putStream('tests/failed.bin', pieces(200, 150), { contentType: 'application/pdf' })).rejects.toThrow(
+			'envoi interrompu',
+		)
+		expect(await store().stat('tests/failed.bin')).toBeNull()
+	}, 60_000)
+
 	it('replaces a file in one step', async () => {
 		await store().put('tests/replaced.txt', bytes('première version'), { contentType: 'text/plain' })
 		await store().put('tests/replaced.txt', bytes('seconde'), { contentType: 'text/plain' })

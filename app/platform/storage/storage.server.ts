@@ -37,6 +37,11 @@ export interface Storage {
 	readonly kind: 'local' | 's3'
 	/** Writes the whole file at once: readers see the old file or the new one, never half of it. */
 	put(key: string, body: Uint8Array, options: { contentType: string }): Promise<StoredObjectInfo>
+	/**
+	 * Writes a file that arrives in pieces (an upload), never whole in memory; readers see the old
+	 * file or the new one. When `body` throws (the sender gone, a size limit), nothing is kept.
+	 */
+	putStream(key: string, body: AsyncIterable<Uint8Array>, options: { contentType: string }): Promise<StoredObjectInfo>
 	/** Null when there is no such file. */
 	stat(key: string): Promise<StoredObjectInfo | null>
 	/** The file as a stream (or a range of it); null when there is no such file. */

@@ -4,7 +4,8 @@ import type { Route } from './+types/code-files'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { addCampaignFile, getCampaign, removeCampaignFile } from '#app/features/codes/campaigns.server.ts'
 import { FILE_MAX_BYTES } from '#app/features/codes/rules.ts'
-import { readBodyWithin } from '#app/features/media/upload.server.ts'
+import { MultipartError, multipartParts } from '#app/platform/multipart.server.ts'
+import type { Storage } from '#app/platform/storage/storage.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 
@@ -30,27 +31,61 @@ export async function action({ request, params }: Route.ActionArgs) {
 		return redirectWithFlash(back, { type: 'success', key: 'admin.codes.flash.fileRemoved' })
 	}
 
-	const body = await readBodyWithin(request, FILE_MAX_BYTES + 64 * 1024)
-	if (!body.ok) return redirectWithFlash(back, { type: 'error', key: 'admin.codes.flash.fileTooLarge' })
-	let file: FormDataEntryValue | null = null
-	try {
-		file = (await new Response(body.bytes, { headers: { 'Content-Type': type } }).formData()).get('file')
-	} catch {
-		file = null
-	}
-	if (!(file instanceof File) || file.size === 0) return redirectWithFlash(back, { type: 'error', key: 'admin.codes.flash.fileMissing' })
-	// Control characters and path separators: never in a stored file name.
-	// oxlint-disable-next-line no-control-regex -- matching control characters is the point
-	const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 150) || 'fichier'
-	const ext = /\.([a-z0-9]{1,8})$/i.exec(name)?.[1]?.toLowerCase() ?? 'bin'
-	const key = `codes/${params.campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/${randomBytes(12).toString('hex')}.${ext}`
-	await storage.put(key, new Uint8Array(await file.arrayBuffer()), { contentType: file.type || 'application/octet-stream' })
-	await addCampaignFile(db, {
-		campaignId: params.campaignId,
-		storageKey: key,
-		name,
-		size: file.size,
-		contentType: file.type || 'application/octet-stream',
+	// The file goes to the storage as it arrives (app/platform/multipart.server.ts): never whole in memory.
+	const stored = await storeUploadedFile(request, params.campaignId, storage).catch((error: unknown) => {
+		if (error instanceof MultipartError) return 'missing' as const
+		throw error
 	})
+	if (stored === 'too-large' || stored === 'missing') {
+		const key = stored === 'too-large' ? 'admin.codes.flash.fileTooLarge' : 'admin.codes.flash.fileMissing'
+		// What is left of the body is not read: the connection closes with the answer.
+		const response = await redirectWithFlash(back, { type: 'error', key })
+		response.headers.set('Connection', 'close')
+		return response
+	}
+	await addCampaignFile(db, { campaignId: params.campaignId, ...stored })
 	return redirectWithFlash(back, { type: 'success', key: 'admin.codes.flash.fileAdded' })
+}
+
+class TooLarge extends Error {}
+
+/**
+ * Streams the form's `file` field into the storage, under a key the server makes: its stored
+ * name, size and type; 'missing' when the form has no file (or an empty one), 'too-large' past
+ * FILE_MAX_BYTES (then nothing is kept).
+ */
+async function storeUploadedFile(
+	request: Request,
+	campaignId: string,
+	storage: Storage,
+): Promise<{ storageKey: string; name: string; size: number; contentType: string } | 'missing' | 'too-large'> {
+	for await (const part of multipartParts(request.body, request.headers.get('content-type'))) {
+		if (part.name !== 'file' || !part.filename) continue
+		// Control characters and path separators: never in a stored file name.
+		// oxlint-disable-next-line no-control-regex -- matching control characters is the point
+		const name = part.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 150) || 'fichier'
+		const ext = /\.([a-z0-9]{1,8})$/i.exec(name)?.[1]?.toLowerCase() ?? 'bin'
+		const storageKey = `codes/${campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/${randomBytes(12).toString('hex')}.${ext}`
+		const contentType = part.contentType || 'application/octet-stream'
+		let size = 0
+		async function* counted() {
+			for await (const piece of part.body) {
+				size += piece.byteLength
+				if (size > FILE_MAX_BYTES) throw new TooLarge()
+				yield piece
+			}
+		}
+		try {
+			await storage.putStream(storageKey, counted(), { contentType })
+		} catch (error) {
+			if (error instanceof TooLarge) return 'too-large'
+			throw error
+		}
+		if (size === 0) {
+			await storage.delete(storageKey)
+			return 'missing'
+		}
+		return { storageKey, name, size, contentType }
+	}
+	return 'missing'
 }

@@ -20,6 +20,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { uploadedForm } from '#app/platform/form-guard.server.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings('newsletter', 'auth.validation')
@@ -46,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (Number(request.headers.get('content-length') ?? 0) > MAX_BYTES) {
 		return data({ result: null, preview: null, message: getT()('newsletter.admin.import.tooLarge') }, { status: 413 })
 	}
-	const formData = await request.formData()
+	const formData = await uploadedForm(request)
 	if (formData.get('intent') === 'confirm') {
 		const added = await confirmImport(db, String(formData.get('importId') ?? ''), admin.id)
 		if (added === null) return data({ result: null, preview: null, message: getT()('newsletter.admin.import.expired') }, { status: 400 })

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto'
 import type { Route } from './+types/metrics'
 import { renderMetrics } from '#app/platform/metrics.server.ts'
+import { carriesMetricsToken } from '#app/platform/metrics-token.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 
 /** Prometheus metrics, for the bearer of METRICS_TOKEN only; without a token configured, there is no such page. */
@@ -8,9 +8,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const platform = await getPlatform()
 	const token = platform.env.METRICS_TOKEN
 	if (!token) throw new Response(null, { status: 404 })
-	const given = Buffer.from(request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '')
-	const expected = Buffer.from(token)
-	if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+	if (!carriesMetricsToken(request, token)) {
 		return new Response('Jeton manquant ou invalide.\n', {
 			status: 401,
 			headers: { 'WWW-Authenticate': 'Bearer realm="metrics"', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },

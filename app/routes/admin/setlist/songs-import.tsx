@@ -16,6 +16,7 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { uploadedForm } from '#app/platform/form-guard.server.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings('setlist')
@@ -48,7 +49,7 @@ async function bytesOf(formData: FormData): Promise<Uint8Array | null> {
 
 export async function action({ request }: Route.ActionArgs) {
 	await requireAdmin(request)
-	const formData = await request.formData()
+	const formData = await uploadedForm(request)
 	const intent = formData.get('intent')
 	const bytes = await bytesOf(formData)
 	if (!bytes) return data({ error: CSV_MESSAGES.tooLarge, preview: null }, { status: 400 })

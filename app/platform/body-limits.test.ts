@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bodyLimitFor, FORM_BODY_BYTES, SMALL_BODY_BYTES } from './body-limit.ts'
+import { bodyLimitFor, FORM_BODY_BYTES, SMALL_BODY_BYTES } from './body-limits.ts'
 
 describe('bodyLimitFor', () => {
 	it('gives the account forms, Better Auth and the JSON API a small limit', () => {
@@ -17,6 +17,11 @@ describe('bodyLimitFor', () => {
 		expect(bodyLimitFor('/dashboard/admin/newsletter/subscribers/import')).toBeGreaterThan(20 * 1024 * 1024)
 		expect(bodyLimitFor('/dashboard/admin/setlist/songs/import')).toBeGreaterThan(512 * 1024)
 		expect(bodyLimitFor('/dashboard/admin/codes/c1')).toBe(FORM_BODY_BYTES)
+		// A form sent by the page's script goes to the page's `.data` address: the same limit.
+		expect(bodyLimitFor('/dashboard/admin/newsletter/subscribers/import.data')).toBe(
+			bodyLimitFor('/dashboard/admin/newsletter/subscribers/import'),
+		)
+		expect(bodyLimitFor('/dashboard/admin/codes/c1/import.data')).toBeGreaterThan(8 * 1024 * 1024)
 	})
 	it('gives every other form the form limit, even a path that only starts like an upload route', () => {
 		expect(bodyLimitFor('/dashboard/admin/events/new')).toBe(FORM_BODY_BYTES)
