@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice } from '#app/features/newsletter/sender.server.ts'
@@ -125,7 +125,11 @@ it.runIf(databaseKind() === 'postgres')(
 		await ensureBuild()
 		const platform = await getPlatform()
 		const db = platform.database.db
-		// This test's subscribers alone.
+		// This test's campaign and subscribers alone (a campaign the test above left unfinished would keep a sender busy).
+		await db
+			.update(newsletterCampaign)
+			.set({ status: 'cancelled' })
+			.where(inArray(newsletterCampaign.status, ['sending', 'scheduled']))
 		await db.update(newsletterSubscriber).set({ status: 'unsubscribed' }).where(eq(newsletterSubscriber.status, 'active'))
 		const emails = Array.from({ length: DUO_SUBSCRIBERS }, (_, i) => `duo${i}@exemple.fr`)
 		const ours = new Set(emails)
