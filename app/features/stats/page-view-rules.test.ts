@@ -40,6 +40,15 @@ describe('what counts as a page view', () => {
 		expect(pageViewOf(facts({ contentType: 'application/json' }), SITE)).toBeNull()
 	})
 
+	it('counts only a navigation when the browser says how it fetched: not a fetch(), a frame or a resource with a browser’s user agent', () => {
+		expect(pageViewOf(facts({}, { 'sec-fetch-mode': 'navigate' }), SITE)).toMatchObject({ path: '/' })
+		for (const mode of ['cors', 'no-cors', 'same-origin', 'websocket']) {
+			expect(pageViewOf(facts({}, { 'sec-fetch-mode': mode, 'sec-fetch-dest': undefined }), SITE)).toBeNull()
+			expect(pageViewOf(facts({}, { 'sec-fetch-mode': mode }), SITE)).toBeNull()
+		}
+		expect(pageViewOf(facts({}, { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }), SITE)).toBeNull()
+	})
+
 	it('counts an older browser without Sec-Fetch-Dest when it asks for HTML, and a revalidated page (304)', () => {
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined }), SITE)).toMatchObject({ path: '/' })
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined, accept: '*/*' }), SITE)).toBeNull()

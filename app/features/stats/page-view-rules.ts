@@ -44,9 +44,14 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	if (facts.method !== 'GET') return null
 	if (facts.status !== 200 && facts.status !== 304) return null
 	const { headers } = facts
-	// A document: the browser says so (Sec-Fetch-Dest), or, for older clients, an HTML answer to a request that accepts HTML.
+	// A person's navigation to a document: the browser says so (Sec-Fetch-Mode and Sec-Fetch-Dest,
+	// sent by every current browser to a secure or local site), or, where they are not sent (older
+	// browsers, a plain-http site), an HTML answer to a request that accepts HTML. A fetch() or an
+	// iframe with a browser's user agent is not a view.
 	const dest = headers['sec-fetch-dest']
+	const mode = headers['sec-fetch-mode']
 	if (dest !== undefined && dest !== 'document') return null
+	if (mode !== undefined && mode !== 'navigate') return null
 	if (dest === undefined && !headers.accept?.includes('text/html')) return null
 	// Not a page when the answer says it is something else (a header passed to writeHead() alone is not readable: then the request decides).
 	if (facts.contentType !== undefined && !facts.contentType.startsWith('text/html')) return null
