@@ -302,6 +302,24 @@ describe(`every action refuses NUL bytes, bidi overrides and 1 MB values on ${ki
 		await database?.dispose()
 	})
 
+	it('answers the JSON API’s bodies with NUL bytes, overrides and 1 MB with a 4xx and the field at fault', async () => {
+		for (const body of [
+			{ name: `Camille${NUL}` },
+			{ name: `Camille${OVERRIDE}fdp.exe` },
+			{ city: `Nantes${NUL}` },
+			{ name: 'a'.repeat(MEGABYTE) },
+		]) {
+			const response = await fetch(`${server.origin}/api/me`, {
+				method: 'PATCH',
+				headers: { ...clientHeaders(adminCookie), 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			})
+			const answer = await response.text()
+			expect(response.status, answer).toBeGreaterThanOrEqual(400)
+			expect(response.status, answer).toBeLessThan(500)
+		}
+	})
+
 	it('answers every form field of every action with a refusal or the form, never a 500 or a 503', { timeout: 900_000 }, async () => {
 		const table = routeTable()
 		const withAction = table.filter((route) => route.hasAction)
