@@ -45,6 +45,7 @@ export const audienceSource: StatsSource = {
 		return {
 			id: 'audience',
 			title: t('stats.audience.title'),
+			note: t('stats.audience.viewDefinition'),
 			series: [{ key: 'audience.views', label: t('stats.audience.pageViews'), total: sum(daily), daily }],
 			figures: [],
 			rankings: [
