@@ -1,6 +1,6 @@
 import type { Logger } from 'drizzle-orm/logger'
 import { httpError } from '../http-error.ts'
-import { getT } from '../i18n.server.ts'
+import { unsafeTextMessage } from '../text-field.ts'
 
 /*
  * The last line behind textField() (app/platform/text-field.ts): PostgreSQL refuses a NUL byte in
@@ -17,6 +17,6 @@ function holdsNul(value: unknown): boolean {
 
 export const nulGuard: Logger = {
 	logQuery(_query, params) {
-		if (params.some(holdsNul)) throw httpError(400, { error: getT()('errors.form.unsafeText') })
+		if (params.some(holdsNul)) throw httpError(400, { error: unsafeTextMessage() })
 	},
 }
