@@ -61,6 +61,10 @@ export function audienceSpecs() {
 
 		test('the stats screen says what one « vue » is', async () => {
 			await stats.getByText(t('stats.audience.viewDefinition')).waitFor()
+			await shootAudience(stats, 'stats-audience-1280')
+			await stats.setViewportSize({ width: 375, height: 800 })
+			await shootAudience(stats, 'stats-audience-375')
+			await stats.setViewportSize({ width: 1280, height: 900 })
 		})
 
 		test('three cookieless visitors: a first load, a link followed, a reload and a step back are 4 views each, shown live within 5 s', async () => {
@@ -94,10 +98,6 @@ export function audienceSpecs() {
 			const lastVisit = Date.now()
 			const took = await shownWithin(stats, before + 12, lastVisit, 5_000)
 			process.stderr.write(`e2e: 12 views shown on the open stats screen ${took} ms after the last one\n`)
-			await shootAudience(stats, 'stats-audience-1280')
-			await stats.setViewportSize({ width: 375, height: 800 })
-			await shootAudience(stats, 'stats-audience-375')
-			await stats.setViewportSize({ width: 1280, height: 900 })
 		})
 
 		test('a visit with the stats screen open appears there within 5 s', async () => {
