@@ -20,7 +20,17 @@ export interface PageViewHook {
 	flushPageViews(): Promise<void>
 }
 
-const HEADERS = ['accept', 'sec-fetch-dest', 'sec-fetch-mode', 'sec-purpose', 'purpose', 'x-moz', 'user-agent', 'referer'] as const
+const HEADERS = [
+	'accept',
+	'sec-fetch-dest',
+	'sec-fetch-mode',
+	'sec-fetch-site',
+	'sec-purpose',
+	'purpose',
+	'x-moz',
+	'user-agent',
+	'referer',
+] as const
 
 export function attachPageViewCounting(hook: PageViewHook, onError: (error: unknown) => void) {
 	return (req: http.IncomingMessage, res: http.ServerResponse) => {

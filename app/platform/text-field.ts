@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
- * Every text a person types goes through one of these, in every schema (forms and JSON API):
+ * Every text a person types goes through one of these, in every schema (forms and JSON API; the
+ * linter refuses `z.string` anywhere else in app/, see .oxlintrc.json):
  * control characters (C0, DEL, C1; the NUL byte PostgreSQL refuses) and the bidirectional
  * overrides and isolates (which make « gpj.exe » read « exe.jpg ») are refused with a French
  * message. Multi-line text keeps its line breaks and tabs.
@@ -31,4 +32,12 @@ export function withoutUnsafeCharacters(text: string): string {
 export function textField(options: { multiline?: boolean; error?: string | (() => string) } = {}) {
 	const base = options.error ? z.string({ error: options.error }) : z.string()
 	return base.refine((value) => !hasUnsafeCharacters(value, options), { error: unsafeTextMessage, abort: true })
+}
+
+/**
+ * A string field that is read but never refused (a same-site path carried along a form, checked
+ * again before use): the unsafe characters are removed instead.
+ */
+export function cleanedText(max: number) {
+	return z.string().max(max).transform(withoutUnsafeCharacters)
 }

@@ -11,6 +11,7 @@ import { after, before, describe } from 'node:test'
 import { setUp, tearDown } from './support/harness.ts'
 import { adminSpecs } from './specs/admin.ts'
 import { apiSpecs } from './specs/api.ts'
+import { audienceSpecs } from './specs/audience.ts'
 import { authSpecs } from './specs/auth.ts'
 import { codeSpecs } from './specs/codes.ts'
 import { contactSpecs } from './specs/contact.ts'
@@ -28,7 +29,7 @@ import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
 import { stringsSpecs } from './specs/strings.ts'
 
-before(setUp, { timeout: 120_000 })
+before(setUp, { timeout: Number(process.env.E2E_START_TIMEOUT_MS ?? 0) + 120_000 })
 after(tearDown, { timeout: 30_000 })
 
 describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
@@ -45,6 +46,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	codeSpecs()
 	newsletterSpecs()
 	contactSpecs()
+	audienceSpecs()
 	refusedFormSpecs()
 	errorSpecs()
 	sessionSpecs()

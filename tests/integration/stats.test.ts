@@ -3,6 +3,7 @@ import { eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
 import { parisDay } from '#app/features/stats/paris-day.ts'
+import { OTHER_SOURCES, SOURCES_PER_DAY } from '#app/features/stats/page-views.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { redeemForMember, recordAttempt } from '#app/features/codes/redeem.server.ts'
 import { contactMessage, newsletterSubscriber, pageViewDaily, user } from '#app/platform/db/schema.ts'
@@ -126,6 +127,44 @@ describe(`audience figures on ${kind}`, () => {
 		expect(events.series[0]?.total).toBe(3)
 		expect(events.rankings[0]!.rows[0]).toMatchObject({ label: expect.stringContaining('Concert au Chabada'), value: 3 })
 		expect(events.figures[0]).toMatchObject({ key: 'events.upcoming', value: 1 })
+	})
+})
+
+describe(`made-up referrers on ${kind}`, () => {
+	it('keeps a day’s most frequent referring sites and UTM sources, and adds up the rest as « Autres sources »', async () => {
+		const adminCookie = await person('admin')
+		const before = (await db().select().from(pageViewDaily)).reduce((total, row) => total + row.views, 0)
+		for (let i = 0; i < 6; i++) await view('/', { referer: 'https://duckduckgo.com/' })
+		await flushPageViews()
+		// 300 invented referrers and campaigns in a few batches, as a script sends them.
+		for (let i = 0; i < 300; i++) {
+			await view(`/?utm_source=campagne-${i}`, { referer: `https://site-invente-${i}.example/` })
+			if (i % 100 === 99) await flushPageViews()
+		}
+		// A real referrer later in the day still makes its way in once it has more visits than the made-up ones.
+		for (let i = 0; i < 4; i++) await view('/', { referer: 'https://qwant.com/' })
+		await flushPageViews()
+
+		const rows = await db().select().from(pageViewDaily).where(eq(pageViewDaily.day, parisDay()))
+		const referrers = new Set(rows.map((row) => row.referrer).filter((referrer) => referrer !== ''))
+		const sources = new Set(rows.map((row) => row.utmSource).filter((source) => source !== ''))
+		expect(referrers.size).toBeLessThanOrEqual(SOURCES_PER_DAY + 1)
+		expect(sources.size).toBeLessThanOrEqual(SOURCES_PER_DAY + 1)
+		expect(referrers).toContain(OTHER_SOURCES)
+		// Nothing is lost: every view is still counted, under its source or under « Autres sources ».
+		expect(rows.reduce((total, row) => total + row.views, 0) - before).toBe(310)
+
+		const page = await outcome(await screen('periode=7', adminCookie))
+		const audience = (page.body as { results: Results }).results.find((r) => r.id === 'audience')!
+		const ranking = audience.rankings.find((r) => r.key === 'audience.referrers')!.rows
+		expect(ranking[0]).toEqual({ label: 'Autres sources', value: expect.any(Number) })
+		expect(ranking).toEqual(
+			expect.arrayContaining([
+				{ label: 'duckduckgo.com', value: 6 },
+				{ label: 'qwant.com', value: 4 },
+			]),
+		)
+		expect(ranking).toHaveLength(10)
 	})
 })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { textField } from '#app/platform/text-field.ts'
+import { cleanedText, textField } from '#app/platform/text-field.ts'
 
 /*
  * The fields every account form shares, with their French messages (keys of translation.json). Routes build their form
@@ -17,13 +17,11 @@ export const emailField = textField({ error: lazyT('auth.validation.emailRequire
 	.max(EMAIL_MAX, { error: lazyT('auth.validation.emailTooLong') })
 	.pipe(z.email({ error: lazyT('auth.validation.emailInvalid') }))
 
-export const newPasswordField = z
-	.string({ error: lazyT('auth.validation.passwordRequired') })
+export const newPasswordField = textField({ error: lazyT('auth.validation.passwordRequired') })
 	.min(PASSWORD_MIN, { error: lazyT('auth.validation.passwordMin', { min: PASSWORD_MIN }) })
 	.max(PASSWORD_MAX, { error: lazyT('auth.validation.passwordMax', { max: PASSWORD_MAX }) })
 
-export const currentPasswordField = z
-	.string({ error: lazyT('auth.validation.currentPasswordRequired') })
+export const currentPasswordField = textField({ error: lazyT('auth.validation.currentPasswordRequired') })
 	.min(1, { error: lazyT('auth.validation.currentPasswordRequired') })
 	.max(PASSWORD_MAX, { error: lazyT('auth.validation.currentPasswordWrong') })
 
@@ -39,10 +37,10 @@ export const cityField = textField()
 
 /** A same-site path sent along with a form, checked again by safeRedirect before use. */
 /** Never stored nor shown, only ever read through safeRedirect: a bad value falls back, the form is not refused. */
-export const redirectToField = z.string().max(2048).optional()
+export const redirectToField = cleanedText(2048).optional()
 
 /** The new password typed a second time. */
-export const confirmPasswordField = z.string({ error: lazyT('auth.validation.confirmRequired') })
+export const confirmPasswordField = textField({ error: lazyT('auth.validation.confirmRequired') })
 
 /** The refinement of every form that asks for a new password twice: both must be the same. */
 export function passwordsMatch<Key extends string>(passwordKey: Key) {

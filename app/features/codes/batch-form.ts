@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { BATCH_MAX } from './rules.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 
@@ -9,6 +10,6 @@ export const BatchSchema = z.object({
 		.int('Un nombre entier, s’il vous plaît.')
 		.min(1, 'Au moins un code.')
 		.max(BATCH_MAX, `Au plus ${frenchInteger(BATCH_MAX)} codes par lot.`),
-	label: z.string().trim().max(120, 'Le libellé tient en 120 caractères au plus.').optional().default(''),
+	label: textField().trim().max(120, 'Le libellé tient en 120 caractères au plus.').optional().default(''),
 })
 export type BatchInput = z.infer<typeof BatchSchema>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant as parisInstant } from '#app/features/events/paris-time.ts'
 import { USES_MAX } from './rules.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
@@ -7,14 +8,13 @@ import { frenchInteger } from '#app/features/site/french-integer.ts'
  * The campaign form, shared by the browser and the server. Dates are typed in Europe/Paris as
  * `YYYY-MM-DDTHH:mm` (datetime-local) and stored as instants.
  */
-const optionalText = (max: number, message: string) => z.string().trim().max(max, message).optional().default('')
+const optionalText = (max: number, message: string) => textField({ multiline: true }).trim().max(max, message).optional().default('')
 
 const linkLine = /^(.{1,80}?)\s*\|\s*(https?:\/\/\S{1,2000})$/
 
 export const CampaignSchema = z
 	.object({
-		name: z
-			.string({ error: 'Donnez un nom à la campagne.' })
+		name: textField({ error: 'Donnez un nom à la campagne.' })
 			.trim()
 			.min(1, 'Donnez un nom à la campagne.')
 			.max(120, 'Le nom tient en 120 caractères au plus.'),
@@ -22,8 +22,8 @@ export const CampaignSchema = z
 		message: optionalText(20_000, 'Le message tient en 20 000 caractères au plus.'),
 		/** One link per line: « Libellé | https://… ». */
 		links: optionalText(4000, 'Les liens tiennent en 4 000 caractères au plus.'),
-		startsAt: z.string().optional(),
-		endsAt: z.string().optional(),
+		startsAt: textField().optional(),
+		endsAt: textField().optional(),
 		usesPerCode: z.coerce
 			.number({ error: 'Indiquez un nombre d’utilisations.' })
 			.int('Un nombre entier, s’il vous plaît.')

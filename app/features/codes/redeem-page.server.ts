@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -14,8 +15,7 @@ import { CODE_RETENTION } from './rules.ts'
 
 /** The /redeem form, checked on the server (the browser only has `required` and `maxlength`). */
 export const RedeemSchema = z.object({
-	code: z
-		.string({ error: 'empty' })
+	code: textField({ error: 'empty' })
 		.trim()
 		.min(1, 'empty')
 		.max(TYPED_MAX_LENGTH * 4, 'invalid'),

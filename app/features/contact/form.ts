@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
@@ -14,31 +15,28 @@ import { CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX, CONTACT_REP
 const singleLine = /^[^\r\n\u0000-\u001f\u007f]*$/
 
 export const ContactSchema = z.object({
-	name: z
-		.string({ error: lazyT('contact.validation.nameRequired') })
+	name: textField({ error: lazyT('contact.validation.nameRequired') })
 		.trim()
 		.min(1, { error: lazyT('contact.validation.nameRequired') })
 		.max(CONTACT_NAME_MAX, { error: lazyT('contact.validation.nameMax', { max: CONTACT_NAME_MAX }) })
 		.regex(singleLine, { error: lazyT('contact.validation.nameSingleLine') }),
 	email: emailField,
 	subject: z.enum(CONTACT_SUBJECTS, { error: lazyT('contact.validation.subject') }),
-	message: z
-		.string({ error: lazyT('contact.validation.messageRequired') })
+	message: textField({ multiline: true, error: lazyT('contact.validation.messageRequired') })
 		.trim()
 		.min(CONTACT_MESSAGE_MIN, { error: lazyT('contact.validation.messageMin', { min: CONTACT_MESSAGE_MIN }) })
 		.max(CONTACT_MESSAGE_MAX, {
 			error: lazyT('contact.validation.messageMax', { max: frenchInteger(CONTACT_MESSAGE_MAX) }),
 		}),
 	/** The honeypot: hidden from people, filled by naive bots. */
-	website: z.string().max(500).optional(),
+	website: textField().max(500).optional(),
 })
 
 export type ContactInput = z.output<typeof ContactSchema>
 
 export const ReplySchema = z.object({
 	intent: z.literal('reply'),
-	reply: z
-		.string({ error: lazyT('contact.validation.replyRequired') })
+	reply: textField({ multiline: true, error: lazyT('contact.validation.replyRequired') })
 		.trim()
 		.min(1, { error: lazyT('contact.validation.replyRequired') })
 		.max(CONTACT_REPLY_MAX, { error: lazyT('contact.validation.replyMax', { max: frenchInteger(CONTACT_REPLY_MAX) }) }),

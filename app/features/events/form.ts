@@ -93,8 +93,7 @@ export function parseCoordinate(value: string): number | null {
 
 /** A latitude or longitude field: empty, or a decimal within ±limit degrees. */
 function coordinate(limit: number, error: (typeof MESSAGES)['latitude']) {
-	return z
-		.string()
+	return textField()
 		.trim()
 		.refine(
 			(value) => {
@@ -124,10 +123,9 @@ const requiredText = (max: number, missing: Message, tooLong: Message) =>
 	textField({ error: missing }).trim().min(1, { error: missing }).max(max, { error: tooLong })
 const optionalText = (max: number, tooLong: Message) => textField().trim().max(max, { error: tooLong }).optional()
 const requiredDate = (missing: Message) =>
-	z.string({ error: missing }).trim().min(1, { error: missing, abort: true }).refine(isValidEventDate, { error: MESSAGES.date })
+	textField({ error: missing }).trim().min(1, { error: missing, abort: true }).refine(isValidEventDate, { error: MESSAGES.date })
 const optionalDate = () =>
-	z
-		.string()
+	textField()
 		.trim()
 		.refine((value) => value === '' || isValidEventDate(value), { error: MESSAGES.date })
 		.optional()
@@ -143,8 +141,7 @@ const fields = z.object({
 	address: optionalText(EVENT_LIMITS.address, MESSAGES.address),
 	postalCode: optionalText(EVENT_LIMITS.postalCode, MESSAGES.postalCode),
 	city: requiredText(EVENT_LIMITS.city, MESSAGES.city, MESSAGES.cityMax),
-	country: z
-		.string({ error: MESSAGES.country })
+	country: textField({ error: MESSAGES.country })
 		.trim()
 		.toUpperCase()
 		.refine((code) => /^[A-Z]{2}$/.test(code), { error: MESSAGES.country, abort: true })
@@ -160,10 +157,9 @@ const fields = z.object({
 	// Line breaks counted as the browser counts them (one character), whatever it sends.
 	description: textField({ multiline: true })
 		.transform((text) => text.replace(/\r\n?/g, '\n'))
-		.pipe(z.string().max(EVENT_LIMITS.description, { error: MESSAGES.description }))
+		.pipe(textField({ multiline: true }).max(EVENT_LIMITS.description, { error: MESSAGES.description }))
 		.optional(),
-	coverId: z
-		.string()
+	coverId: textField()
 		.trim()
 		.max(64, { error: MESSAGES.cover, abort: true })
 		.refine((id) => /^[A-Za-z0-9_-]+$/.test(id), { error: MESSAGES.cover })

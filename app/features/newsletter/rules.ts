@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 
@@ -29,7 +30,7 @@ export const IMPORT_MAX_LINES = 100_000
 export const SubscribeSchema = z.object({
 	email: emailField,
 	consent: z.literal('on', { error: 'Cochez la case pour accepter de recevoir la newsletter.' }),
-	website: z.string().max(0).optional(),
+	website: textField().max(0).optional(),
 })
 
 /** `/unsubscribe` without a token: the address to send the link to. */
@@ -41,7 +42,7 @@ export const AddSubscriberSchema = z
 		email: emailField,
 		/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
 		certified: z.literal('on').optional(),
-		consentNote: z.string().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
+		consentNote: textField().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
 	})
 	.refine((value) => !value.certified || (value.consentNote ?? '').length >= 3, {
 		path: ['consentNote'],
@@ -49,22 +50,19 @@ export const AddSubscriberSchema = z
 	})
 
 export const ImportSchema = z.object({
-	consentNote: z
-		.string({ error: 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).' })
+	consentNote: textField({ error: 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).' })
 		.trim()
 		.min(3, 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).')
 		.max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`),
 })
 
 export const CampaignSchema = z.object({
-	subject: z
-		.string({ error: 'Écrivez l’objet du message.' })
+	subject: textField({ error: 'Écrivez l’objet du message.' })
 		.trim()
 		.min(1, 'Écrivez l’objet du message.')
 		.max(SUBJECT_MAX, `L’objet ne peut pas dépasser ${SUBJECT_MAX} caractères.`),
-	preheader: z.string().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne peut pas dépasser ${PREHEADER_MAX} caractères.`).optional(),
-	body: z
-		.string({ error: 'Écrivez le message.' })
+	preheader: textField().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne peut pas dépasser ${PREHEADER_MAX} caractères.`).optional(),
+	body: textField({ multiline: true, error: 'Écrivez le message.' })
 		.trim()
 		.min(1, 'Écrivez le message.')
 		.max(BODY_MAX, `Le message ne peut pas dépasser ${frenchInteger(BODY_MAX)} caractères.`),

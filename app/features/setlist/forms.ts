@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { SETLIST_ITEM_KINDS } from '#app/platform/db/schema.ts'
 import { MAX_SONG_SECONDS, parseDuration } from './duration.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
@@ -33,8 +34,7 @@ export const SETLIST_MESSAGES = {
 const M = SETLIST_MESSAGES
 
 /** « 4:05 » → seconds, or a French error; empty is allowed (duration unknown). */
-export const durationField = z
-	.string()
+export const durationField = textField()
 	.trim()
 	.optional()
 	.transform((value, ctx) => {
@@ -51,8 +51,7 @@ export const durationField = z
 		return seconds
 	})
 
-const tempoField = z
-	.string()
+const tempoField = textField()
 	.trim()
 	.optional()
 	.transform((value, ctx) => {
@@ -66,8 +65,7 @@ const tempoField = z
 	})
 
 const optionalText = (max: number, message: string) =>
-	z
-		.string()
+	textField()
 		.trim()
 		.max(max, message)
 		.optional()
@@ -75,13 +73,12 @@ const optionalText = (max: number, message: string) =>
 
 /** A song of the library, as the form and the CSV import give it. */
 export const SongFormSchema = z.object({
-	title: z.string({ error: M.title }).trim().min(1, M.title).max(SONG_LIMITS.title, M.titleMax),
+	title: textField({ error: M.title }).trim().min(1, M.title).max(SONG_LIMITS.title, M.titleMax),
 	originalArtist: optionalText(SONG_LIMITS.originalArtist, M.originalArtistMax),
 	duration: durationField,
 	musicalKey: optionalText(SONG_LIMITS.musicalKey, M.musicalKeyMax),
 	tempo: tempoField,
-	notes: z
-		.string()
+	notes: textField({ multiline: true })
 		.max(SONG_LIMITS.notes, M.notesMax)
 		.optional()
 		.transform((value) => (value ?? '').replace(/\r\n?/g, '\n').trim()),
@@ -90,15 +87,15 @@ export type SongFormInput = z.input<typeof SongFormSchema>
 export type SongValues = z.output<typeof SongFormSchema>
 
 /** An item id as the builder makes them (random, URL-safe); new items carry a fresh one too. */
-const itemId = z.string().regex(/^[A-Za-z0-9_-]{8,40}$/)
+const itemId = textField().regex(/^[A-Za-z0-9_-]{8,40}$/)
 
 export const SetlistItemSchema = z
 	.object({
 		id: itemId,
 		kind: z.enum(SETLIST_ITEM_KINDS),
-		songId: z.string().max(40).nullable().optional(),
-		label: z.string().trim().max(SETLIST_LIMITS.label, M.labelMax).default(''),
-		notes: z.string().trim().max(SETLIST_LIMITS.itemNotes, M.itemNotesMax).default(''),
+		songId: textField().max(40).nullable().optional(),
+		label: textField().trim().max(SETLIST_LIMITS.label, M.labelMax).default(''),
+		notes: textField().trim().max(SETLIST_LIMITS.itemNotes, M.itemNotesMax).default(''),
 	})
 	.superRefine((item, ctx) => {
 		if (item.kind === 'song' && !item.songId) ctx.addIssue({ code: 'custom', message: M.items })
@@ -108,10 +105,9 @@ export type SetlistItemInput = z.output<typeof SetlistItemSchema>
 
 /** The whole setlist as the builder saves it: its name, its items in order, the version it started from. */
 export const SetlistSaveSchema = z.object({
-	name: z.string({ error: M.name }).trim().min(1, M.name).max(SETLIST_LIMITS.name, M.nameMax),
+	name: textField({ error: M.name }).trim().min(1, M.name).max(SETLIST_LIMITS.name, M.nameMax),
 	version: z.coerce.number({ error: M.version }).int(M.version).min(1, M.version),
-	items: z
-		.string({ error: M.items })
+	items: textField({ error: M.items })
 		.transform((text, ctx) => {
 			try {
 				return JSON.parse(text) as unknown
@@ -125,5 +121,5 @@ export const SetlistSaveSchema = z.object({
 
 /** A new setlist: just its name (the builder does the rest). */
 export const SetlistCreateSchema = z.object({
-	name: z.string({ error: M.name }).trim().min(1, M.name).max(SETLIST_LIMITS.name, M.nameMax),
+	name: textField({ error: M.name }).trim().min(1, M.name).max(SETLIST_LIMITS.name, M.nameMax),
 })

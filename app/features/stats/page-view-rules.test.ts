@@ -40,6 +40,29 @@ describe('what counts as a page view', () => {
 		expect(pageViewOf(facts({ contentType: 'application/json' }), SITE)).toBeNull()
 	})
 
+	it('counts only a navigation when the browser says how it fetched: not a fetch(), a frame or a resource with a browser’s user agent', () => {
+		expect(pageViewOf(facts({}, { 'sec-fetch-mode': 'navigate' }), SITE)).toMatchObject({ path: '/' })
+		for (const mode of ['cors', 'no-cors', 'same-origin', 'websocket']) {
+			expect(pageViewOf(facts({}, { 'sec-fetch-mode': mode, 'sec-fetch-dest': undefined }), SITE)).toBeNull()
+			expect(pageViewOf(facts({}, { 'sec-fetch-mode': mode }), SITE)).toBeNull()
+		}
+		expect(pageViewOf(facts({}, { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }), SITE)).toBeNull()
+	})
+
+	it('counts a client-side navigation: the page’s data fetched by the site’s own script, never by another site', () => {
+		const script = { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'same-origin', accept: '*/*' }
+		const data = (url: string, headers: RequestFacts['headers'] = {}) =>
+			pageViewOf(facts({ url, contentType: 'text/x-script' }, { ...script, ...headers }), SITE)
+		expect(data('/events.data')).toEqual({ path: '/events', referrer: '', utmSource: '' })
+		expect(data('/_root.data?index')).toMatchObject({ path: '/' })
+		expect(data('/events/abc123.data?_routes=routes%2Fpublic%2Fevent')).toMatchObject({ path: '/events/abc123' })
+		expect(data('/events.data', { 'sec-fetch-site': 'cross-site' })).toBeNull()
+		expect(data('/events.data', { 'sec-fetch-site': undefined })).toBeNull()
+		expect(data('/events.data', { 'sec-purpose': 'prefetch' })).toBeNull()
+		expect(data('/dashboard/settings.data')).toBeNull()
+		expect(pageViewOf(facts({ url: '/events.data', status: 202 }, script), SITE)).toBeNull()
+	})
+
 	it('counts an older browser without Sec-Fetch-Dest when it asks for HTML, and a revalidated page (304)', () => {
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined }), SITE)).toMatchObject({ path: '/' })
 		expect(pageViewOf(facts({}, { 'sec-fetch-dest': undefined, accept: '*/*' }), SITE)).toBeNull()

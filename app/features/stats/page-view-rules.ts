@@ -21,6 +21,7 @@ export interface RequestFacts {
 		accept?: string
 		'sec-fetch-dest'?: string
 		'sec-fetch-mode'?: string
+		'sec-fetch-site'?: string
 		'sec-purpose'?: string
 		purpose?: string
 		'x-moz'?: string
@@ -39,21 +40,23 @@ export function isPublicPath(path: string): boolean {
 	return !PRIVATE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) && !path.endsWith('.data')
 }
 
-/** The page view this response is, or null when it is not one to count. `siteHost` is the site's own host. */
+/**
+ * The page view this response is, or null when it is not one to count. `siteHost` is the site's own host.
+ *
+ * One view is one public page shown to a person: the document a browser loads (a first visit, a
+ * reload, a link opened in a new tab), or, once the page's script runs, the page's data React
+ * Router fetches from the same site when a link is followed or the visitor goes back (`/events.data`
+ * for `/events`). The data fetched again after a form is sent on a public page counts too (the
+ * page is shown again); a prefetch never does.
+ */
 export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | null {
 	if (facts.method !== 'GET') return null
 	if (facts.status !== 200 && facts.status !== 304) return null
 	const { headers } = facts
-	// A document: the browser says so (Sec-Fetch-Dest), or, for older clients, an HTML answer to a request that accepts HTML.
-	const dest = headers['sec-fetch-dest']
-	if (dest !== undefined && dest !== 'document') return null
-	if (dest === undefined && !headers.accept?.includes('text/html')) return null
-	// Not a page when the answer says it is something else (a header passed to writeHead() alone is not readable: then the request decides).
-	if (facts.contentType !== undefined && !facts.contentType.startsWith('text/html')) return null
-	// Prefetches and prerenders are not views.
-	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
 	const userAgent = headers['user-agent']
 	if (!userAgent || isbot(userAgent)) return null
+	// Prefetches and prerenders are not views.
+	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
 
 	let url: URL
 	try {
@@ -61,7 +64,24 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	} catch {
 		return null
 	}
+	const dest = headers['sec-fetch-dest']
+	const mode = headers['sec-fetch-mode']
 	let path = url.pathname
+	if (path.endsWith('.data')) {
+		// A client-side navigation: the page's own script, from the site itself (never another site's fetch()).
+		if (headers['sec-fetch-site'] !== 'same-origin' || mode !== 'cors' || dest !== 'empty') return null
+		path = path === '/_root.data' ? '/' : path.slice(0, -'.data'.length)
+	} else {
+		// A person's navigation to a document: the browser says so (Sec-Fetch-Mode and Sec-Fetch-Dest,
+		// sent by every current browser to a secure or local site), or, where they are not sent (older
+		// browsers, a plain-http site), an HTML answer to a request that accepts HTML. A fetch() or an
+		// iframe with a browser's user agent is not a view.
+		if (dest !== undefined && dest !== 'document') return null
+		if (mode !== undefined && mode !== 'navigate') return null
+		if (dest === undefined && !headers.accept?.includes('text/html')) return null
+		// Not a page when the answer says it is something else (a header passed to writeHead() alone is not readable: then the request decides).
+		if (facts.contentType !== undefined && !facts.contentType.startsWith('text/html')) return null
+	}
 	if (path.length > 1) path = path.replace(/\/+$/, '')
 	if (!isPublicPath(path) || path.length > PATH_MAX) return null
 	return { path, referrer: referringDomain(headers.referer, siteHost), utmSource: utmSourceOf(url.searchParams.get('utm_source')) }

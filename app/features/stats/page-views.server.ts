@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { pageViewDaily } from '#app/platform/db/schema.ts'
@@ -7,9 +7,22 @@ import { parisDay } from './paris-day.ts'
 import type { ViewedPage } from './page-view-rules.ts'
 import { STATS_TOPIC } from './topics.ts'
 
-/** How often the buffered counts are written, and how many distinct rows make an early write. */
-export const FLUSH_EVERY_MS = 10_000
+/**
+ * How often the buffered counts are written (the stats screen shows a visit within this plus its
+ * own 2 s refresh), and how many distinct rows make an early write.
+ */
+export const FLUSH_EVERY_MS = 2_000
 export const FLUSH_AT_ROWS = 500
+
+/**
+ * Distinct referring sites, and distinct UTM sources, kept per day: anyone can send a made-up
+ * `Referer` or `utm_source`, so the ones past the day's most frequent are added up under
+ * OTHER_SOURCES (« Autres sources » on the stats screen) instead of making rows of their own.
+ */
+export const SOURCES_PER_DAY = 30
+export const OTHER_SOURCES = '*'
+
+type Row = { day: string; path: string; referrer: string; utmSource: string; views: number }
 
 /**
  * Page views are counted in memory and written in batches (one upsert per flush), so that counting
@@ -51,16 +64,74 @@ export class PageViewCounter {
 
 	private async write(batch: { day: string; view: ViewedPage; views: number }[]) {
 		try {
-			await this.db
-				.insert(pageViewDaily)
-				.values(batch.map(({ day, view, views }) => ({ day, path: view.path, referrer: view.referrer, utmSource: view.utmSource, views })))
-				.onConflictDoUpdate({
-					target: [pageViewDaily.day, pageViewDaily.path, pageViewDaily.referrer, pageViewDaily.utmSource],
-					set: { views: sql`${pageViewDaily.views} + excluded.views` },
-				})
+			const rows = batch.map(({ day, view, views }) => ({
+				day,
+				path: view.path,
+				referrer: view.referrer,
+				utmSource: view.utmSource,
+				views,
+			}))
+			await this.db.transaction(async (tx) => {
+				let merged = rows
+				for (const day of new Set(rows.map((row) => row.day))) merged = await this.capSources(tx as unknown as Db, day, merged)
+				await tx
+					.insert(pageViewDaily)
+					.values(merged)
+					.onConflictDoUpdate({
+						target: [pageViewDaily.day, pageViewDaily.path, pageViewDaily.referrer, pageViewDaily.utmSource],
+						set: { views: sql`${pageViewDaily.views} + excluded.views` },
+					})
+			})
 			await this.options.realtime?.publish(STATS_TOPIC, { source: 'audience' })
 		} catch (error) {
 			this.options.logger.warn({ err: error, rows: batch.length }, 'page views not written')
 		}
 	}
+
+	/**
+	 * Keeps a day's SOURCES_PER_DAY most viewed referring sites and UTM sources (what is stored and
+	 * what this batch adds, together); the others, stored or new, are folded into OTHER_SOURCES.
+	 * Runs at a write, never on a request: a day holds at most that many sources plus the fold.
+	 */
+	private async capSources(db: Db, day: string, rows: Row[]): Promise<Row[]> {
+		let result = rows
+		for (const column of ['referrer', 'utmSource'] as const) {
+			const stored = await db
+				.select({ source: pageViewDaily[column], views: sql<number>`sum(${pageViewDaily.views})::int` })
+				.from(pageViewDaily)
+				.where(eq(pageViewDaily.day, day))
+				.groupBy(pageViewDaily[column])
+			const totals = new Map<string, number>()
+			for (const { source, views } of stored) totals.set(source, views)
+			for (const row of result) if (row.day === day) totals.set(row[column], (totals.get(row[column]) ?? 0) + row.views)
+			const ranked = [...totals.entries()]
+				.filter(([source]) => source !== '' && source !== OTHER_SOURCES)
+				.sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+			if (ranked.length <= SOURCES_PER_DAY) continue
+			const folded = new Set(ranked.slice(SOURCES_PER_DAY).map(([source]) => source))
+			const fold = (row: Row): Row => (row.day === day && folded.has(row[column]) ? { ...row, [column]: OTHER_SOURCES } : row)
+			// The stored rows of the folded sources move under OTHER_SOURCES with this batch.
+			const storedFolded = [...folded].filter((source) => stored.some((entry) => entry.source === source))
+			let moved: Row[] = []
+			if (storedFolded.length > 0) {
+				const where = and(eq(pageViewDaily.day, day), inArray(pageViewDaily[column], storedFolded))
+				moved = await db.select().from(pageViewDaily).where(where)
+				await db.delete(pageViewDaily).where(where)
+			}
+			result = mergeRows([...result, ...moved].map(fold))
+		}
+		return result
+	}
+}
+
+/** Rows with the same key added up (one statement may not update a row twice). */
+function mergeRows(rows: Row[]): Row[] {
+	const merged = new Map<string, Row>()
+	for (const row of rows) {
+		const key = `${row.day}\u0000${row.path}\u0000${row.referrer}\u0000${row.utmSource}`
+		const entry = merged.get(key)
+		if (entry) entry.views += row.views
+		else merged.set(key, { ...row })
+	}
+	return [...merged.values()]
 }

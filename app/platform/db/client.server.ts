@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import lockfile from 'proper-lockfile'
 import * as schema from './schema.ts'
+import { nulGuard } from './nul-guard.server.ts'
 import { getLogger } from '../logger.server.ts'
 
 export type Schema = typeof schema
@@ -66,7 +67,7 @@ export async function openPostgres(url: string, options: OpenOptions = {}): Prom
 		if (options.migrations !== false) await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
 		client.release()
 	}
-	const db = drizzlePg(pool, { schema }) as unknown as Db
+	const db = drizzlePg(pool, { schema, logger: nulGuard }) as unknown as Db
 	return {
 		db,
 		kind: 'postgres',
@@ -200,7 +201,7 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
 	let client: PGlite | undefined
 	try {
 		client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] })
-		const db = drizzlePglite(client, { schema }) as unknown as Db
+		const db = drizzlePglite(client, { schema, logger: nulGuard }) as unknown as Db
 		if (options.migrations !== false) await migratePglite(db as never, { migrationsFolder: options.migrations ?? migrationsFolder() })
 		return {
 			db,

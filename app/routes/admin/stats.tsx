@@ -167,6 +167,7 @@ export default function AdminStats({ loaderData }: Route.ComponentProps) {
 					<h2 id={`source-${result.id}`} className="text-lg font-semibold tracking-tight">
 						{result.title}
 					</h2>
+					{result.note ? <p className="mt-1 max-w-prose text-sm text-muted">{result.note}</p> : null}
 					<SourceCharts days={range.days} series={result.series} title={result.title} />
 					{result.rankings.length > 0 ? (
 						<div className="mt-6 grid gap-6 lg:grid-cols-2">

@@ -98,6 +98,8 @@ export async function setUp(): Promise<void> {
 			root: ROOT,
 			buildDir,
 			port,
+			// A first start on a machine busy with other work can take longer than the default 90 s.
+			startTimeoutMs: Number(process.env.E2E_START_TIMEOUT_MS) || undefined,
 			env: {
 				ADMIN_EMAILS: ADMIN_EMAIL,
 				// Where /contact mails its messages.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textField } from '#app/platform/text-field.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import {
 	cityField,
@@ -30,9 +31,8 @@ export const ChangePasswordSchema = z
 export const SetPasswordSchema = z
 	.object({ newPassword: newPasswordField, confirm: confirmPasswordField })
 	.superRefine(passwordsMatch('newPassword'))
-export const UnlinkSchema = z.object({ methodId: z.string().min(1).max(255) })
-export const deleteWord = z
-	.string({ error: lazyT('settings.validation.deleteWordRequired', { word: DELETE_WORD }) })
+export const UnlinkSchema = z.object({ methodId: textField().min(1).max(255) })
+export const deleteWord = textField({ error: lazyT('settings.validation.deleteWordRequired', { word: DELETE_WORD }) })
 	.trim()
 	.refine((value) => value === DELETE_WORD, { error: lazyT('settings.validation.deleteWordExact', { word: DELETE_WORD }) })
 export const DeleteSchema = z.object({ confirmation: deleteWord, password: currentPasswordField })

@@ -1,6 +1,7 @@
 import { and, between, desc, ne, sql } from 'drizzle-orm'
 import { pageViewDaily } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { OTHER_SOURCES } from '../page-views.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
 
 export const TOP_ROWS = 10
@@ -37,10 +38,14 @@ export const audienceSource: StatsSource = {
 				.limit(TOP_ROWS),
 		])
 		const daily = dailyValues(range, perDay)
+		// The day's less frequent sources are added up under one name (features/stats/page-views.server.ts).
+		const named = (rows: { label: string; value: number }[]) =>
+			rows.map((row) => (row.label === OTHER_SOURCES ? { ...row, label: t('stats.audience.otherSources') } : row))
 		const unit = t('stats.audience.views')
 		return {
 			id: 'audience',
 			title: t('stats.audience.title'),
+			note: t('stats.audience.viewDefinition'),
 			series: [{ key: 'audience.views', label: t('stats.audience.pageViews'), total: sum(daily), daily }],
 			figures: [],
 			rankings: [
@@ -55,10 +60,10 @@ export const audienceSource: StatsSource = {
 					key: 'audience.referrers',
 					label: t('stats.audience.topReferrers'),
 					unit,
-					rows: referrers,
+					rows: named(referrers),
 					empty: t('stats.audience.noReferrers'),
 				},
-				{ key: 'audience.utm', label: t('stats.audience.topSources'), unit, rows: sources, empty: t('stats.audience.noSources') },
+				{ key: 'audience.utm', label: t('stats.audience.topSources'), unit, rows: named(sources), empty: t('stats.audience.noSources') },
 			],
 		}
 	},

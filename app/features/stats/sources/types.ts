@@ -41,6 +41,8 @@ export interface SourceResult {
 	/** Figures at this moment, not tied to the range (members in all, messages waiting). */
 	figures: Figure[]
 	rankings: Ranking[]
+	/** What the source's figures count, in a sentence, when it is not obvious (what one « vue » is). */
+	note?: string
 }
 
 export interface StatsSource {
