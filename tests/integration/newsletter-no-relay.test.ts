@@ -34,7 +34,7 @@ beforeAll(async () => {
 			unsubscribeToken: newToken(),
 			consentAt: new Date(),
 		})
-})
+}, 300_000)
 afterAll(async () => {
 	await env?.stop()
 })
