@@ -24,16 +24,14 @@ beforeAll(async () => {
 	env = await startTestPlatform({ adminEmails: ['admin-relais@exemple.fr'] })
 	adminCookie = await signUpConfirmed({ name: 'Admin', email: 'admin-relais@exemple.fr', password: 'cheval agrafe pile correcte' })
 	await db().update(user).set({ role: 'admin' }).where(eq(user.email, 'admin-relais@exemple.fr'))
-	await db()
-		.insert(newsletterSubscriber)
-		.values({
-			id: randomUUID(),
-			email: 'fan-relais@exemple.fr',
-			status: 'active',
-			source: 'import',
-			unsubscribeToken: newToken(),
-			consentAt: new Date(),
-		})
+	await db().insert(newsletterSubscriber).values({
+		id: randomUUID(),
+		email: 'fan-relais@exemple.fr',
+		status: 'active',
+		source: 'import',
+		unsubscribeToken: newToken(),
+		consentAt: new Date(),
+	})
 }, 300_000)
 afterAll(async () => {
 	await env?.stop()
