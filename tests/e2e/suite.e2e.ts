@@ -14,6 +14,7 @@ import { apiSpecs } from './specs/api.ts'
 import { audienceSpecs } from './specs/audience.ts'
 import { authSpecs } from './specs/auth.ts'
 import { codeSpecs } from './specs/codes.ts'
+import { codePrintSpecs } from './specs/code-print.ts'
 import { contactSpecs } from './specs/contact.ts'
 import { errorSpecs } from './specs/errors.ts'
 import { eventSpecs } from './specs/events.ts'
@@ -44,6 +45,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	adminSpecs()
 	setlistSpecs()
 	codeSpecs()
+	codePrintSpecs()
 	newsletterSpecs()
 	contactSpecs()
 	audienceSpecs()

@@ -121,7 +121,8 @@ describe(`codes administration on ${kind}`, () => {
 
 		const sheet = await printPage(db(), batchId, 1, 'https://groupe.example')
 		expect(sheet!.cards).toHaveLength(25)
-		expect(sheet!.cards[0]!.qrSvg).toMatch(/^<svg/)
+		expect(sheet!.cards[0]!.url).toBe(`https://groupe.example/redeem?code=${sheet!.cards[0]!.code}`)
+		expect(sheet!.cards[0]!.qr.size).toBeGreaterThanOrEqual(21)
 
 		const stats = await dailyRedemptions(db(), { from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000) })
 		expect(stats.find((s) => s.campaignId === campaignId)).toMatchObject({ total: 1 })

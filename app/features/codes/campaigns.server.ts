@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { code, codeBatch, codeCampaign, codeCampaignFile, codeRedemption, user } from '#app/platform/db/schema.ts'
 import { normalizeCode } from './code-format.ts'
+import { codeCountsByCampaign } from './counts.server.ts'
 import type { CampaignValues } from './campaign-form.ts'
 import { newId } from './ids.server.ts'
 
@@ -16,7 +17,7 @@ export async function updateCampaign(db: Db, id: string, values: CampaignValues)
 	return rows.length === 1
 }
 
-/** Every campaign with its counts: codes generated, codes redeemed (at least once), codes revoked. */
+/** Every campaign with its counts: codes generated, codes redeemed (at least once), codes revoked (counts.server.ts). */
 export async function listCampaigns(db: Db) {
 	const rows = await db
 		.select({
@@ -30,17 +31,7 @@ export async function listCampaigns(db: Db) {
 		})
 		.from(codeCampaign)
 		.orderBy(desc(codeCampaign.createdAt))
-	const counts = await db
-		.select({
-			campaignId: code.campaignId,
-			generated: sql<number>`count(*)::int`,
-			redeemed: sql<number>`(count(*) filter (where ${code.uses} > 0))::int`,
-			revoked: sql<number>`(count(*) filter (where ${code.revokedAt} is not null or ${codeBatch.revokedAt} is not null))::int`,
-		})
-		.from(code)
-		.innerJoin(codeBatch, eq(codeBatch.id, code.batchId))
-		.groupBy(code.campaignId)
-	const byId = new Map(counts.map((c) => [c.campaignId, c]))
+	const byId = await codeCountsByCampaign(db)
 	return rows.map((row) => ({
 		...row,
 		generated: byId.get(row.id)?.generated ?? 0,

@@ -1,3 +1,4 @@
+import type { Db } from '#app/platform/db/client.server.ts'
 import { randomBytes } from 'node:crypto'
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { contactMessage, contactReply, outboxMail, type CONTACT_SUBJECTS as STORED_SUBJECTS } from '#app/platform/db/schema.ts'
@@ -113,12 +114,13 @@ export async function listMessages(platform: Platform, filter: MessageFilter, pa
 	}
 }
 
-/** Unread, open (unread + read) and handled messages. */
+/** Unread, open (unread + read) and handled messages: the messages screen's tabs, and the stats screen. */
 export async function messageCounts(platform: Platform) {
-	const rows = await platform.database.db
-		.select({ status: contactMessage.status, n: count() })
-		.from(contactMessage)
-		.groupBy(contactMessage.status)
+	return countMessages(platform.database.db)
+}
+
+export async function countMessages(db: Db) {
+	const rows = await db.select({ status: contactMessage.status, n: count() }).from(contactMessage).groupBy(contactMessage.status)
 	const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0
 	return { unread: of('unread'), open: of('unread') + of('read'), handled: of('handled'), all: rows.reduce((sum, row) => sum + row.n, 0) }
 }

@@ -108,6 +108,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 			return data({ result: submission.reply({ formErrors: [getT()('newsletter.admin.compose.badDate')] }) }, { status: 400 })
 		}
 	}
+	// No relay: nothing would leave (the mails would wait in the outbox while the screen said
+	// « L’envoi démarre… »). Refused next to the button; nothing is saved or queued, the text stays.
+	if ((intent === 'send' || intent === 'schedule' || intent === 'test') && !(await getPlatform()).env.SMTP_URL) {
+		return data({ result: submission.reply(), noRelay: intent }, { status: 400 })
+	}
 	if (intent === 'test') {
 		const sent = await sendTestCampaign(ctx, submission.value, admin.email)
 		return data({ result: submission.reply(), tested: sent.ok ? admin.email : null })
@@ -150,6 +155,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 		}, 350)
 	}
 	const busy = (intent: string) => navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+	const noRelay = actionData && 'noRelay' in actionData ? actionData.noRelay : null
 	return (
 		<div className="flex flex-col gap-6">
 			<PageHeader
@@ -222,22 +228,46 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 							<Button type="submit" name="intent" value="save" variant="secondary" disabled={busy('save')}>
 								{t('newsletter.admin.compose.save')}
 							</Button>
-							<Button type="submit" name="intent" value="test" variant="secondary" disabled={busy('test')}>
+							<Button
+								type="submit"
+								name="intent"
+								value="test"
+								variant="secondary"
+								disabled={busy('test')}
+								aria-describedby={noRelay === 'test' ? 'relais-test' : undefined}
+							>
 								{t('newsletter.admin.compose.test', { email: loaderData.adminEmail })}
 							</Button>
+							{noRelay === 'test' ? <NoRelay id="relais-test" intent="test" /> : null}
 						</div>
 						<div className="flex flex-col gap-4 rounded-card border border-line p-4">
-							<Button type="submit" name="intent" value="send" size="lg" disabled={navigation.state !== 'idle'}>
+							<Button
+								type="submit"
+								name="intent"
+								value="send"
+								size="lg"
+								disabled={navigation.state !== 'idle'}
+								aria-describedby={noRelay === 'send' ? 'relais-envoi' : undefined}
+							>
 								{t('newsletter.admin.compose.sendNow')}
 							</Button>
+							{noRelay === 'send' ? <NoRelay id="relais-envoi" intent="send" /> : null}
 							<div className="flex flex-wrap items-end gap-3">
 								<Field label={t('newsletter.admin.compose.scheduleAt')} className="min-w-0 flex-1">
 									{(control) => <Input {...control} type="datetime-local" name="scheduledAt" defaultValue={loaderData.scheduledAt} />}
 								</Field>
-								<Button type="submit" name="intent" value="schedule" variant="secondary" disabled={busy('schedule')}>
+								<Button
+									type="submit"
+									name="intent"
+									value="schedule"
+									variant="secondary"
+									disabled={busy('schedule')}
+									aria-describedby={noRelay === 'schedule' ? 'relais-programmation' : undefined}
+								>
 									{t('newsletter.admin.compose.schedule')}
 								</Button>
 							</div>
+							{noRelay === 'schedule' ? <NoRelay id="relais-programmation" intent="schedule" /> : null}
 						</div>
 					</fieldset>
 					{loaderData.id && loaderData.status === 'draft' ? (
@@ -249,5 +279,15 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 				<CampaignPreview html={preview.data?.html ?? loaderData.previewHtml} loading={preview.state !== 'idle'} />
 			</div>
 		</div>
+	)
+}
+
+/** Why a send, a schedule or a test was refused: no SMTP relay is configured, and what to set. */
+function NoRelay({ id, intent }: { id: string; intent: 'send' | 'schedule' | 'test' }) {
+	const { t } = useTranslation()
+	return (
+		<p id={id} role="alert" className="w-full rounded-control border border-danger/40 bg-danger/10 px-4 py-3 text-sm text-danger">
+			{t(`newsletter.admin.compose.noRelay.${intent}`)}
+		</p>
 	)
 }

@@ -1,6 +1,5 @@
-import { count, isNotNull } from 'drizzle-orm'
+import { codeTotals } from '#app/features/codes/counts.server.ts'
 import { dailyAttempts, dailyRedemptions } from '#app/features/codes/stats.server.ts'
-import { code } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { rangeBounds } from './sql.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
@@ -13,12 +12,8 @@ export const codesSource: StatsSource = {
 	async load(db, range) {
 		const t = getT()
 		const bounds = rangeBounds(range)
-		const [campaigns, attempts, [generated], [revoked]] = await Promise.all([
-			dailyRedemptions(db, bounds),
-			dailyAttempts(db, bounds),
-			db.select({ n: count() }).from(code),
-			db.select({ n: count() }).from(code).where(isNotNull(code.revokedAt)),
-		])
+		// Codes are counted as the campaigns screen counts them (a revoked batch's codes are revoked).
+		const [campaigns, attempts, totals] = await Promise.all([dailyRedemptions(db, bounds), dailyAttempts(db, bounds), codeTotals(db)])
 		const daily = dailyValues(
 			range,
 			sumByDay(campaigns.flatMap((campaign) => campaign.days.map((entry) => ({ day: entry.day, n: entry.count })))),
@@ -36,8 +31,8 @@ export const codesSource: StatsSource = {
 				{ key: 'codes.refused', label: t('stats.codes.refused'), total: sum(refused), daily: refused },
 			],
 			figures: [
-				{ key: 'codes.generated', label: t('stats.codes.generated'), value: generated?.n ?? 0 },
-				{ key: 'codes.revoked', label: t('stats.codes.revoked'), value: revoked?.n ?? 0 },
+				{ key: 'codes.generated', label: t('stats.codes.generated'), value: totals.generated },
+				{ key: 'codes.revoked', label: t('stats.codes.revoked'), value: totals.revoked },
 			],
 			rankings: [
 				{

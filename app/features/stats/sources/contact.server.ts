@@ -1,4 +1,5 @@
-import { count, inArray, eq } from 'drizzle-orm'
+import { count } from 'drizzle-orm'
+import { countMessages } from '#app/features/contact/contact.server.ts'
 import { contactMessage } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { parisDayOf, withinRange } from './sql.server.ts'
@@ -10,13 +11,9 @@ export const contactSource: StatsSource = {
 	async load(db, range) {
 		const t = getT()
 		const day = parisDayOf(contactMessage.createdAt)
-		const [rows, [unread], [open]] = await Promise.all([
+		const [rows, counts] = await Promise.all([
 			db.select({ day, n: count() }).from(contactMessage).where(withinRange(contactMessage.createdAt, range)).groupBy(day),
-			db.select({ n: count() }).from(contactMessage).where(eq(contactMessage.status, 'unread')),
-			db
-				.select({ n: count() })
-				.from(contactMessage)
-				.where(inArray(contactMessage.status, ['unread', 'read'])),
+			countMessages(db),
 		])
 		const daily = dailyValues(range, rows)
 		return {
@@ -24,8 +21,8 @@ export const contactSource: StatsSource = {
 			title: t('stats.contact.title'),
 			series: [{ key: 'contact.received', label: t('stats.contact.received'), total: sum(daily), daily }],
 			figures: [
-				{ key: 'contact.unread', label: t('stats.contact.unread'), value: unread?.n ?? 0 },
-				{ key: 'contact.open', label: t('stats.contact.open'), value: open?.n ?? 0 },
+				{ key: 'contact.unread', label: t('stats.contact.unread'), value: counts.unread },
+				{ key: 'contact.open', label: t('stats.contact.open'), value: counts.open },
 			],
 			rankings: [],
 		}

@@ -1,4 +1,5 @@
-import { and, between, count, desc, eq, gte, like, sql } from 'drizzle-orm'
+import { and, between, desc, eq, like, sql } from 'drizzle-orm'
+import { countEvents } from '#app/features/events/events.server.ts'
 import { event, pageViewDaily } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { TOP_ROWS } from './audience.server.ts'
@@ -11,7 +12,7 @@ export const eventsSource: StatsSource = {
 		const t = getT()
 		const eventPages = and(between(pageViewDaily.day, range.from, range.to), like(pageViewDaily.path, '/events/%'))
 		const views = sql<number>`sum(${pageViewDaily.views})::int`
-		const [perDay, top, [upcoming]] = await Promise.all([
+		const [perDay, top, totals] = await Promise.all([
 			db.select({ day: pageViewDaily.day, n: views }).from(pageViewDaily).where(eventPages).groupBy(pageViewDaily.day),
 			db
 				.select({ id: event.id, title: event.title, startsAt: event.startsAt, value: views })
@@ -21,10 +22,8 @@ export const eventsSource: StatsSource = {
 				.groupBy(event.id, event.title, event.startsAt)
 				.orderBy(desc(views), event.startsAt)
 				.limit(TOP_ROWS),
-			db
-				.select({ n: count() })
-				.from(event)
-				.where(and(eq(event.published, true), gte(event.startsAt, new Date()))),
+			// Upcoming as the events screens count them: published, and not over yet (a show playing now counts).
+			countEvents(db),
 		])
 		const daily = dailyValues(range, perDay)
 		const dateOf = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/Paris' })
@@ -32,7 +31,7 @@ export const eventsSource: StatsSource = {
 			id: 'events',
 			title: t('stats.events.title'),
 			series: [{ key: 'events.views', label: t('stats.events.pageViews'), total: sum(daily), daily }],
-			figures: [{ key: 'events.upcoming', label: t('stats.events.upcoming'), value: upcoming?.n ?? 0 }],
+			figures: [{ key: 'events.upcoming', label: t('stats.events.upcoming'), value: totals.upcoming }],
 			rankings: [
 				{
 					key: 'events.top',

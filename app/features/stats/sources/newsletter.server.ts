@@ -1,6 +1,5 @@
-import { count } from 'drizzle-orm'
 import { sendsPerDay, subscribersByStatusOverTime } from '#app/features/newsletter/stats.server.ts'
-import { newsletterSubscriber } from '#app/platform/db/schema.ts'
+import { countByStatus } from '#app/features/newsletter/subscribers.server.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { rangeBounds } from './sql.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
@@ -11,12 +10,13 @@ export const newsletterSource: StatsSource = {
 	async load(db, range) {
 		const t = getT()
 		const bounds = rangeBounds(range)
+		// Subscribers by status as the newsletter screen counts them.
 		const [byDay, sends, statuses] = await Promise.all([
 			subscribersByStatusOverTime(db, bounds.from, bounds.to),
 			sendsPerDay(db, bounds.from, bounds.to),
-			db.select({ status: newsletterSubscriber.status, n: count() }).from(newsletterSubscriber).groupBy(newsletterSubscriber.status),
+			countByStatus(db),
 		])
-		const now = (status: string) => statuses.find((row) => row.status === status)?.n ?? 0
+		const now = (status: keyof typeof statuses) => statuses[status]
 		const active = dailyValues(
 			range,
 			byDay.map((day) => ({ day: day.day, n: day.active })),
