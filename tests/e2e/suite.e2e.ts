@@ -26,6 +26,7 @@ import { refusedFormSpecs } from './specs/refused-forms.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
+import { stageOfflineSpecs } from './specs/stage-offline.ts'
 import { stringsSpecs } from './specs/strings.ts'
 
 before(setUp, { timeout: 120_000 })
@@ -42,6 +43,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	redirectSpecs()
 	adminSpecs()
 	setlistSpecs()
+	stageOfflineSpecs()
 	codeSpecs()
 	newsletterSpecs()
 	contactSpecs()
