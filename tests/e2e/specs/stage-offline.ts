@@ -50,15 +50,26 @@ async function addSetlist(page: Page, name: string, songs: string[]): Promise<st
 	return `${new URL(page.url()).pathname}/stage`
 }
 
+/** Asks the page until `check` (awaited there) is true; waitForFunction would not await a promise. */
+async function until(page: Page, what: string, check: (arg: string) => Promise<boolean>, arg = ''): Promise<void> {
+	const deadline = Date.now() + 15_000
+	while (!(await page.evaluate(check, arg))) {
+		if (Date.now() > deadline) throw new Error(`still not so after 15 s: ${what}`)
+		await new Promise((resolve) => setTimeout(resolve, 200))
+	}
+}
+
 /** Waits until the worker has kept this stage view and the files it named (its « keep » is done). */
 async function keptOnThisDevice(page: Page, stagePath: string): Promise<void> {
-	await page.waitForFunction(
+	await until(
+		page,
+		`the worker kept ${stagePath}`,
 		async (stagePath) => {
 			const kept = await (await caches.open('stage-pages-v1')).match(stagePath)
-			return Boolean(kept?.headers.get('x-stage-assets'))
+			const files = await (await caches.open('stage-assets-v1')).keys()
+			return Boolean(kept?.headers.get('x-stage-assets')) && files.some((file) => file.url.endsWith('.css'))
 		},
 		stagePath,
-		{ timeout: 15_000, polling: 200 },
 	)
 }
 
@@ -205,7 +216,7 @@ export function stageOfflineSpecs() {
 			await visit(page, '/dashboard')
 			await page.getByRole('button', { name: t('dashboard.signOut') }).click()
 			await waitForPath(page, (url) => url.pathname === '/')
-			await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistrations()).length === 0, null, { timeout: 10_000 })
+			await until(page, 'no service worker left', async () => (await navigator.serviceWorker.getRegistrations()).length === 0)
 			assert.deepEqual(await page.evaluate(() => caches.keys()), [])
 			await context.setOffline(true)
 			try {
