@@ -91,6 +91,8 @@ export default [
 	// event editor's setlist panel
 	route('dashboard/admin/setlist/:setlistId/print', 'routes/admin/setlist/print.tsx'),
 	route('dashboard/admin/setlist/:setlistId/stage', 'routes/admin/setlist/stage.tsx'),
+	// The stage views' service worker: from this folder, its scope is the setlists' at most
+	route('dashboard/admin/setlist/stage-worker.js', 'routes/admin/setlist/stage-worker.ts'),
 	route('dashboard/admin/setlist/event/:eventId', 'routes/admin/setlist/event-setlist.ts'),
 	// Admin screens that update while open (server-sent events), and the stats as CSV
 	route('dashboard/admin/live', 'routes/admin/live.ts'),

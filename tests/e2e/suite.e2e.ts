@@ -28,6 +28,7 @@ import { refusedFormSpecs } from './specs/refused-forms.ts'
 import { runChecks } from './specs/run-checks.ts'
 import { sessionSpecs } from './specs/session.ts'
 import { setlistSpecs } from './specs/setlist.ts'
+import { stageOfflineSpecs } from './specs/stage-offline.ts'
 import { stringsSpecs } from './specs/strings.ts'
 
 before(setUp, { timeout: Number(process.env.E2E_START_TIMEOUT_MS ?? 0) + 120_000 })
@@ -44,6 +45,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	redirectSpecs()
 	adminSpecs()
 	setlistSpecs()
+	stageOfflineSpecs()
 	codeSpecs()
 	codePrintSpecs()
 	newsletterSpecs()

@@ -448,6 +448,8 @@ describe(`accounts on ${databaseKind()}`, () => {
 			expect(result.status).toBe(302)
 			expect(result.headers.get('location')).toBe('/')
 			expect(result.headers.getSetCookie().join('\n')).toMatch(/session_token=;|session_token=.*Max-Age=0/i)
+			// What this browser kept for the session goes too (the stage views' copies and their worker).
+			expect(result.headers.get('clear-site-data')).toBe('"storage"')
 			// The old cookie, replayed, no longer works.
 			expect((await getMe(cookie)).status).toBe(401)
 		})

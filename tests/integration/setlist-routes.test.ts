@@ -10,6 +10,7 @@ import * as songEditor from '#app/routes/admin/setlist/song-editor.tsx'
 import * as songsImport from '#app/routes/admin/setlist/songs-import.tsx'
 import * as songsList from '#app/routes/admin/setlist/songs.tsx'
 import * as stageView from '#app/routes/admin/setlist/stage.tsx'
+import * as stageWorker from '#app/routes/admin/setlist/stage-worker.ts'
 import * as setlists from '#app/routes/admin/setlist/setlists.tsx'
 import * as eventPage from '#app/routes/public/event.tsx'
 import { daysFrom, insertEvent } from '../support/events.ts'
@@ -103,6 +104,7 @@ describe(`setlist screens on ${databaseKind()}`, () => {
 			() => builder.action(routeArgs(post(`${BASE}/${id}`, { intent: 'attach', eventId }, c), `${BASE}/:setlistId`, args)),
 			() => printView.loader(routeArgs(get(`${BASE}/${id}/print`, { cookie: c }), `${BASE}/:setlistId/print`, args)),
 			() => stageView.loader(routeArgs(get(`${BASE}/${id}/stage`, { cookie: c }), `${BASE}/:setlistId/stage`, args)),
+			() => stageWorker.loader(routeArgs(get(`${BASE}/stage-worker.js`, { cookie: c }), `${BASE}/stage-worker.js`)),
 			() => eventSetlist.loader(routeArgs(get(`${BASE}/event/${eventId}`, { cookie: c }), `${BASE}/event/:eventId`, { eventId })),
 			() =>
 				eventSetlist.action(

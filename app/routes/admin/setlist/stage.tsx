@@ -5,11 +5,14 @@ import type { Route } from './+types/stage'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { SetlistSheet } from '#app/features/setlist/setlist-sheet.tsx'
 import { getSetlist } from '#app/features/setlist/setlists.server.ts'
+import { keepStageViewOffline, useOffline } from '#app/features/setlist/stage-offline.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
+import { formatDate, formatTime } from '#app/features/site/format.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
+import dashboardStylesheet from '#app/styles/dashboard.css?url'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
@@ -17,7 +20,9 @@ export const handle = routeStrings('setlist')
 
 /*
  * The setlist for a phone or a tablet on stage: very large type on black, full screen on request,
- * and the screen kept awake while it shows (where the browser allows it).
+ * and the screen kept awake while it shows (where the browser allows it). Once opened, it opens
+ * again without a network: a service worker keeps the last copy loaded, which says when that
+ * version was saved (docs/decisions/stage-view-offline.md).
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -28,13 +33,26 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const setlist = await getSetlist(await getDb(), params.setlistId)
 	if (!setlist) throw data(null, { status: 404 })
-	return { title: pageTitle(getT()('setlist.stage.metaTitle', { name: setlist.name })), setlist }
+	return data(
+		{ title: pageTitle(getT()('setlist.stage.metaTitle', { name: setlist.name })), setlist },
+		// What the stage views' worker keeps is only ever a page marked so (and answered 200).
+		{ headers: { 'X-Stage-View': '1' } },
+	)
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+	return loaderHeaders
 }
 
 export default function StageSetlist({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	const { setlist } = loaderData
 	const [canFullscreen, setCanFullscreen] = useState(false)
+	const offline = useOffline()
+	// Kept for the stage again whenever another version is shown.
+	useEffect(() => {
+		void keepStageViewOffline(setlist.name)
+	}, [setlist.id, setlist.version, setlist.name])
 	useEffect(() => {
 		// Whether the browser offers full screen is known only after hydration: set once, from the effect.
 		// oxlint-disable-next-line react/set-state-in-effect
@@ -57,6 +75,8 @@ export default function StageSetlist({ loaderData }: Route.ComponentProps) {
 	}, [])
 	return (
 		<main className="min-h-dvh bg-black px-[max(1rem,env(safe-area-inset-left))] pt-3 pb-16 text-white">
+			{/* Outside the dashboard's frame: its sheet (every class of the site) comes from here. */}
+			<link rel="stylesheet" href={dashboardStylesheet} precedence="default" />
 			<div className="flex items-center justify-between gap-3">
 				<h1 className="min-w-0 truncate font-display text-xl tracking-display text-white/70 uppercase">{setlist.name}</h1>
 				<div className="flex shrink-0 gap-1">
@@ -79,6 +99,14 @@ export default function StageSetlist({ loaderData }: Route.ComponentProps) {
 					</Link>
 				</div>
 			</div>
+			<p className="mt-1 text-base text-white/70">
+				{t('setlist.stage.savedAt', { date: formatDate(setlist.updatedAt), time: formatTime(setlist.updatedAt) })}
+			</p>
+			{offline ? (
+				<p role="status" className="mt-1 text-base font-semibold text-accent-fg">
+					{t('setlist.stage.offlineCopy')}
+				</p>
+			) : null}
 			<div className="mt-2">
 				<SetlistSheet items={setlist.items} variant="stage" />
 			</div>
