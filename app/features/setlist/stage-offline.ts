@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 
 /*
- * The browser's side of the stage view offline (docs/decisions/stage-view-offline.md): the stage
+ * The browser's side of the stage view offline (docs/decisions/0021-stage-view-offline.md): the stage
  * view registers its service worker (app/features/setlist/stage-worker.js), then asks it to keep
  * this page and the built files it used, so that it opens again without a network.
  */

@@ -1,6 +1,6 @@
 /*
  * The stage view's service worker (served by app/routes/admin/setlist/stage-worker.ts, which puts
- * `STAGE` before this text; the decision: docs/decisions/stage-view-offline.md).
+ * `STAGE` before this text; the decision: docs/decisions/0021-stage-view-offline.md).
  *
  * Registered with the scope /dashboard/admin/setlist/, it answers only two kinds of request:
  * - the opening of a stage view (/dashboard/admin/setlist/<id>/stage): network first; the page as

@@ -12,7 +12,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const outcome = await signOut(request)
 	const headers = new Headers(outcome.ok ? outcome.headers : undefined)
 	// What this browser kept for a signed-in admin goes with the session: the stage views' copies
-	// and their service worker (docs/decisions/stage-view-offline.md). Not "cookies": the answer
+	// and their service worker (docs/decisions/0021-stage-view-offline.md). Not "cookies": the answer
 	// clears its own; not "cache": slow in some browsers, and pages signed in are never kept there.
 	headers.set('Clear-Site-Data', '"storage"')
 	return redirect('/', { headers })

@@ -1,5 +1,5 @@
 /*
- * The stage view without a network, in Chromium (docs/decisions/stage-view-offline.md): opened
+ * The stage view without a network, in Chromium (docs/decisions/0021-stage-view-offline.md): opened
  * once online, a setlist's stage view opens again with the network off, with when that version was
  * saved; a setlist never opened shows a French page instead of the browser's error; a session gone
  * without a sign-out drops every copy at the next online visit; a sign-out clears them, so that the

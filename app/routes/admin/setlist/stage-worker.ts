@@ -8,7 +8,7 @@ import { getT } from '#app/platform/i18n.server.ts'
  * GET /dashboard/admin/setlist/stage-worker.js: the stage views' service worker
  * (app/features/setlist/stage-worker.js), with its French strings. Served from this folder, its
  * scope can be no wider than /dashboard/admin/setlist/ (no Service-Worker-Allowed header), and it
- * answers only the stage views in it (docs/decisions/stage-view-offline.md). Never kept by a cache
+ * answers only the stage views in it (docs/decisions/0021-stage-view-offline.md). Never kept by a cache
  * (no-cache at least; the admin's cookie makes it no-store), so that a new version applies at the
  * next visit; not a page, so the anonymous page cache never holds it (app/cacheable-pages.ts).
  */

@@ -22,7 +22,7 @@ export const handle = routeStrings('setlist')
  * The setlist for a phone or a tablet on stage: very large type on black, full screen on request,
  * and the screen kept awake while it shows (where the browser allows it). Once opened, it opens
  * again without a network: a service worker keeps the last copy loaded, which says when that
- * version was saved (docs/decisions/stage-view-offline.md).
+ * version was saved (docs/decisions/0021-stage-view-offline.md).
  */
 
 export function meta({ loaderData }: Route.MetaArgs) {
