@@ -6,7 +6,7 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /** What the import's job says of itself (imports.server.ts's ImportProgress, as the browser gets it). */
-export interface ImportSnapshot {
+interface ImportSnapshot {
 	id: string
 	status: 'preview' | 'queued' | 'running' | 'done' | 'failed'
 	total: number
@@ -25,7 +25,6 @@ export function ImportProgress({ initial }: { initial: ImportSnapshot }) {
 	const { t } = useTranslation()
 	const [progress, setProgress] = useState(initial)
 	const working = progress.status === 'queued' || progress.status === 'running'
-	useEffect(() => setProgress(initial), [initial])
 	useEffect(() => {
 		if (initial.status !== 'queued' && initial.status !== 'running') return
 		const source = new EventSource(`/dashboard/admin/newsletter/imports/${initial.id}/progress`)

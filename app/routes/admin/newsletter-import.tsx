@@ -93,7 +93,7 @@ export default function ImportSubscribers({ loaderData, actionData }: Route.Comp
 			<NewsletterNav />
 			{actionData?.message ? <FormError id="import-message" errors={[actionData.message]} /> : null}
 			{loaderData.progress && !actionData ? (
-				<ImportProgress initial={loaderData.progress} />
+				<ImportProgress key={loaderData.progress.id} initial={loaderData.progress} />
 			) : preview ? (
 				<Card as="section" aria-labelledby="apercu-import">
 					<CardTitle id="apercu-import">{t('newsletter.admin.import.previewTitle')}</CardTitle>
