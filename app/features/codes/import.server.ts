@@ -1,9 +1,9 @@
-import { parse } from 'csv-parse'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { codeBatch } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
+import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { normalizeCode } from './code-format.ts'
 import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS, importKey } from './batches.server.ts'
@@ -35,13 +35,13 @@ const LOOKUP_SLICE = 2_000
 export async function previewImport(db: Db, text: string): Promise<ImportPreview> {
 	const rows: string[][] = []
 	try {
-		const records = parse(text.replace(/^\ufeff/, ''), {
+		const records = csvRecordsInSlices(text.replace(/^\ufeff/, ''), {
 			relax_column_count: true,
 			skip_empty_lines: true,
 			trim: true,
 			delimiter: [',', ';', '\t'],
 		})
-		for await (const record of records as AsyncIterable<string[]>) {
+		for await (const record of records) {
 			rows.push(record)
 			if (rows.length > IMPORT_MAX_LINES + 1) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
 			if (rows.length % PARSE_SLICE === 0) await nextSlice()

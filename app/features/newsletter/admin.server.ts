@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { parse } from 'csv-parse'
 import { and, asc, count, desc, eq, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterImport, newsletterSubscriber, SUBSCRIBER_STATUSES, type SubscriberStatus } from '#app/platform/db/schema.ts'
 import { EMAIL_MAX } from '#app/features/accounts/fields.ts'
 import { IMPORT_MAX_LINES, POLICY_VERSION } from './rules.ts'
+import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { newToken, normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
 
@@ -197,7 +197,13 @@ export async function previewImport(
 ): Promise<ImportPreview | { error: string }> {
 	const text = decode(input.bytes)
 	if (!text.trim()) return { error: 'Le fichier est vide.' }
-	const records = parse(text, { delimiter: guessDelimiter(text), relax_column_count: true, skip_empty_lines: true, trim: true, bom: true })
+	const records = csvRecordsInSlices(text, {
+		delimiter: guessDelimiter(text),
+		relax_column_count: true,
+		skip_empty_lines: true,
+		trim: true,
+		bom: true,
+	})
 	const seen = new Set<string>()
 	const rejected: ImportRejection[] = []
 	let rejectedCount = 0
@@ -209,7 +215,7 @@ export async function previewImport(
 		if (rejected.length < 200) rejected.push({ line, value: value.slice(0, 120), reason })
 	}
 	try {
-		for await (const record of records as AsyncIterable<string[]>) {
+		for await (const record of records) {
 			line++
 			if (line % PARSE_SLICE === 0) await nextSlice()
 			if (line > IMPORT_MAX_LINES + 1)
