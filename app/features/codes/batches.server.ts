@@ -152,7 +152,7 @@ export async function markBatchFailed(db: Db, batchId: string, error: string): P
 }
 
 /** Rows per page of a streamed CSV export: one page is one short statement (well under 100 ms on PGlite). */
-const EXPORT_PAGE = 2_000
+const EXPORT_PAGE = 1_000
 
 /**
  * A batch as CSV (code as printed, state, uses), streamed by pages of the primary key (keyset), the

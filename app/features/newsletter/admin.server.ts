@@ -94,7 +94,7 @@ const csvCell = (value: string) =>
 	/[",;\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${value.replace(/^([=+\-@\t])/, "'$1").replace(/"/g, '""')}"` : value
 
 /** Rows per page of the export: one short statement (well under 100 ms on the embedded database). */
-const EXPORT_PAGE = 2_000
+const EXPORT_PAGE = 1_000
 
 /**
  * The list as CSV, one page of rows at a time by keyset (never the whole list in memory, never one

@@ -19,7 +19,7 @@ import { newToken } from './subscribers.server.tsx'
 export const IMPORT_QUEUE = 'newsletter.import'
 const IMPORT_QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 30 * 60 }
 /** Addresses written per statement: a few tens of milliseconds on the embedded database. */
-const IMPORT_SLICE = 500
+const IMPORT_SLICE = 250
 /** The realtime topic of one import's progress. */
 export const importTopic = (id: string) => `newsletter.import.${id}`
 
