@@ -3,6 +3,7 @@ import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
 import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
 import { startNewsletterWorkers } from '#app/features/newsletter/jobs.server.ts'
+import { startImportWorker } from '#app/features/newsletter/imports.server.ts'
 import { getPlatform, startPlatformWorkers, type Platform } from '#app/platform/platform.server.ts'
 import { listenForPublicContentChanges } from '#app/platform/public-content.server.ts'
 
@@ -46,5 +47,7 @@ async function startWorkers(platform: Platform): Promise<void> {
 		startCodeWorkers(platform),
 		// Newsletter sends (resumed after a crash), schedules and the purge of unconfirmed addresses.
 		startNewsletterWorkers(platform),
+		// Confirmed subscriber imports, written in slices with their progress.
+		startImportWorker(platform),
 	])
 }

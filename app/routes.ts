@@ -101,6 +101,7 @@ export default [
 	route('dashboard/admin/newsletter/preview', 'routes/admin/newsletter-preview.ts'),
 	route('dashboard/admin/newsletter/campaigns/:campaignId/progress', 'routes/admin/newsletter-progress.ts'),
 	route('dashboard/admin/newsletter/subscribers.csv', 'routes/admin/newsletter-export.ts'),
+	route('dashboard/admin/newsletter/imports/:importId/progress', 'routes/admin/newsletter-import-progress.ts'),
 	route('dashboard/settings/avatar/:id?', 'routes/dashboard/settings-avatar.ts'),
 	route('favicon.svg', 'routes/api/favicon.ts'),
 	// Codes: a campaign's files, a batch's live progress, its CSV and its print sheet (no dashboard frame)

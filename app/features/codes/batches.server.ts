@@ -5,6 +5,7 @@ import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
+import { nextSlice, progressSteps } from '#app/platform/work-slices.server.ts'
 import { CODES_PURGE_QUEUE, purgeCodeData } from './purge.server.ts'
 import { formatCode } from './code-format.ts'
 import { randomCodes } from './generate.server.ts'
@@ -64,10 +65,11 @@ export async function createBatch(
 
 /**
  * Stores what is missing of a batch, a chunk per transaction (the codes and the progress move
- * together), announcing progress after each. Safe to run again after a crash: it starts from
- * what the batch row says is done. A generated batch draws new codes until it holds `requested`
- * (a rare collision is drawn again); an imported one walks its list (codes that appeared
- * meanwhile are skipped), `created` being the lines done.
+ * together), giving the event loop a turn after each (app/platform/work-slices.server.ts) and
+ * announcing progress in steps. Safe to run again after a crash: it starts from what the batch row
+ * says is done. A generated batch draws new codes until it holds `requested` (a rare collision is
+ * drawn again); an imported one walks its list (codes that appeared meanwhile are skipped),
+ * `created` being the lines done.
  */
 export async function runBatch(deps: { db: Db; storage: Storage; realtime?: Realtime }, batchId: string): Promise<void> {
 	const { db, storage, realtime } = deps
@@ -93,7 +95,11 @@ export async function runBatch(deps: { db: Db; storage: Storage; realtime?: Real
 		list = new TextDecoder().decode(bytes).split('\n').filter(Boolean)
 	}
 	const target = { campaignId: batch.campaignId, batchId, maxUses: batch.usesPerCode }
+	const progress = progressSteps(batch.requested, ({ done, total }) =>
+		realtime?.publish(batchTopic(batchId), { created: done, requested: total }),
+	)
 	let created = batch.created
+	await progress.advance(created)
 	while (created < batch.requested) {
 		const size = Math.min(BATCH_CHUNK, batch.requested - created)
 		const from = created
@@ -110,7 +116,8 @@ export async function runBatch(deps: { db: Db; storage: Storage; realtime?: Real
 				.returning({ created: codeBatch.created })
 			return row!.created
 		})
-		await realtime?.publish(batchTopic(batchId), { created, requested: batch.requested }).catch(() => {})
+		await progress.advance(created)
+		await nextSlice()
 	}
 	await db.update(codeBatch).set({ status: 'done', finishedAt: new Date() }).where(eq(codeBatch.id, batchId))
 	if (batch.kind === 'imported') await storage.delete(importKey(batchId)).catch(() => {})
@@ -144,7 +151,13 @@ export async function markBatchFailed(db: Db, batchId: string, error: string): P
 	await db.update(codeBatch).set({ status: 'failed', error }).where(eq(codeBatch.id, batchId))
 }
 
-/** A batch as CSV (code as printed, state, uses), streamed by pages of the primary key. */
+/** Rows per page of a streamed CSV export: one page is one short statement (well under 100 ms on PGlite). */
+const EXPORT_PAGE = 1_000
+
+/**
+ * A batch as CSV (code as printed, state, uses), streamed by pages of the primary key (keyset), the
+ * event loop getting a turn between pages.
+ */
 export function batchCsv(db: Db, batchId: string, siteUrl: string): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder()
 	let after = ''
@@ -155,13 +168,13 @@ export function batchCsv(db: Db, batchId: string, siteUrl: string): ReadableStre
 			if (!started) {
 				started = true
 				controller.enqueue(encoder.encode('\ufeffcode,lien,utilisations,utilisations_max,revoque\r\n'))
-			}
+			} else await nextSlice()
 			const rows = await db
 				.select({ code: code.code, uses: code.uses, maxUses: code.maxUses, revokedAt: code.revokedAt })
 				.from(code)
 				.where(and(eq(code.batchId, batchId), gt(code.code, after)))
 				.orderBy(asc(code.code))
-				.limit(5_000)
+				.limit(EXPORT_PAGE)
 			if (rows.length === 0) {
 				controller.close()
 				return

@@ -1,9 +1,10 @@
-import { parse } from 'csv-parse/sync'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { codeBatch } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
+import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
+import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { normalizeCode } from './code-format.ts'
 import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS, importKey } from './batches.server.ts'
 import { newId } from './ids.server.ts'
@@ -23,19 +24,31 @@ export interface ImportPreview {
 	unreadable: boolean
 }
 
+/** Lines parsed between two turns of the event loop, and codes looked up per statement. */
+const PARSE_SLICE = 2_000
+const LOOKUP_SLICE = 2_000
+
+/**
+ * Reads the list in slices (the event loop gets a turn every PARSE_SLICE lines and between lookups:
+ * app/platform/work-slices.server.ts), so that a 100,000-line file never holds the server.
+ */
 export async function previewImport(db: Db, text: string): Promise<ImportPreview> {
-	let rows: string[][]
+	const rows: string[][] = []
 	try {
-		rows = parse(text.replace(/^\ufeff/, ''), {
+		const records = csvRecordsInSlices(text.replace(/^\ufeff/, ''), {
 			relax_column_count: true,
 			skip_empty_lines: true,
 			trim: true,
 			delimiter: [',', ';', '\t'],
-		}) as string[][]
+		})
+		for await (const record of records) {
+			rows.push(record)
+			if (rows.length > IMPORT_MAX_LINES + 1) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
+			if (rows.length % PARSE_SLICE === 0) await nextSlice()
+		}
 	} catch {
 		return { accepted: [], rejected: [], tooMany: false, unreadable: true }
 	}
-	if (rows.length > IMPORT_MAX_LINES + 1) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
 	let column = 0
 	let start = 0
 	const header = rows[0]?.map((cell) => cell.toLowerCase())
@@ -59,8 +72,9 @@ export async function previewImport(db: Db, text: string): Promise<ImportPreview
 	if (accepted.length > IMPORT_MAX_LINES) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
 	// Codes the site already has, in any campaign.
 	const existing = new Set<string>()
-	for (let i = 0; i < accepted.length; i += 10_000) {
-		const slice = accepted.slice(i, i + 10_000)
+	for (let i = 0; i < accepted.length; i += LOOKUP_SLICE) {
+		if (i > 0) await nextSlice()
+		const slice = accepted.slice(i, i + LOOKUP_SLICE)
 		const result = await db.execute(sql`select code from code where code = any(string_to_array(${slice.join(',')}, ','))`)
 		for (const row of (result as unknown as { rows: { code: string }[] }).rows) existing.add(row.code)
 	}

@@ -13,8 +13,11 @@ export const CODE_RETENTION = {
 
 /** The most codes one generated batch may hold. */
 export const BATCH_MAX = 100_000
-/** Codes inserted per statement while a batch is generated (and per progress step). */
-export const BATCH_CHUNK = 10_000
+/**
+ * Codes inserted per statement while a batch is generated: one short transaction (tens of
+ * milliseconds on the embedded database), then the event loop gets a turn (work-slices.server.ts).
+ */
+export const BATCH_CHUNK = 1_000
 /** The most lines one CSV import may hold. */
 export const IMPORT_MAX_LINES = 100_000
 /** The most uses one code may have. */

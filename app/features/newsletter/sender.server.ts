@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
+import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber, type DeliveryStatus } from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
@@ -165,31 +166,50 @@ async function heartbeat(db: Db, id: string, runnerId: string): Promise<boolean>
 	return rows.length > 0
 }
 
-/** One delivery row per active subscriber, written once per campaign (the first slice). */
+/** Subscribers fanned out per statement: a short one each, the event loop getting a turn between them. */
+const FANOUT_SLICE = 2_000
+
+/**
+ * One delivery row per active subscriber, written once per campaign (the first slice), in slices of
+ * the list by address (keyset) so that no statement holds the database for long
+ * (app/platform/work-slices.server.ts). Only the lease holder writes them; a fan-out cut short by a
+ * crash is simply run again by the next holder (a row already there is kept), and `recipients` is
+ * set once the whole list is written.
+ */
 async function writeDeliveries(db: Db, id: string): Promise<number> {
-	return db.transaction(async (tx) => {
-		const [campaign] = await tx
-			.select({ recipients: newsletterCampaign.recipients })
-			.from(newsletterCampaign)
-			.where(eq(newsletterCampaign.id, id))
-			.for('update')
-		if (campaign?.recipients != null) return campaign.recipients
-		await tx.execute(sql`
-			insert into ${newsletterDelivery} (campaign_id, subscriber_id, email)
-			select ${id}, ${newsletterSubscriber.id}, ${newsletterSubscriber.email} from ${newsletterSubscriber}
-			where ${newsletterSubscriber.status} = 'active'
-			order by ${newsletterSubscriber.email}
-			on conflict (campaign_id, subscriber_id) do nothing`)
-		const [{ count } = { count: 0 }] = await tx
-			.select({ count: sql<number>`count(*)::int` })
-			.from(newsletterDelivery)
-			.where(eq(newsletterDelivery.campaignId, id))
-		await tx
-			.update(newsletterCampaign)
-			.set({ recipients: Number(count) })
-			.where(eq(newsletterCampaign.id, id))
-		return Number(count)
-	})
+	const [campaign] = await db
+		.select({ recipients: newsletterCampaign.recipients })
+		.from(newsletterCampaign)
+		.where(eq(newsletterCampaign.id, id))
+	if (campaign?.recipients != null) return campaign.recipients
+	let after = ''
+	while (true) {
+		const result = await db.execute(sql`
+			with slice as (
+				select ${newsletterSubscriber.id} as id, ${newsletterSubscriber.email} as email from ${newsletterSubscriber}
+				where ${newsletterSubscriber.status} = 'active' and ${newsletterSubscriber.email} > ${after}
+				order by ${newsletterSubscriber.email}
+				limit ${FANOUT_SLICE}
+			), written as (
+				insert into ${newsletterDelivery} (campaign_id, subscriber_id, email)
+				select ${id}, slice.id, slice.email from slice
+				on conflict (campaign_id, subscriber_id) do nothing
+			)
+			select count(*)::int as n, max(slice.email) as last from slice`)
+		const [row] = (result as unknown as { rows: { n: number; last: string | null }[] }).rows
+		if (!row || Number(row.n) < FANOUT_SLICE || !row.last) break
+		after = row.last
+		await nextSlice()
+	}
+	const [{ count } = { count: 0 }] = await db
+		.select({ count: sql<number>`count(*)::int` })
+		.from(newsletterDelivery)
+		.where(eq(newsletterDelivery.campaignId, id))
+	await db
+		.update(newsletterCampaign)
+		.set({ recipients: Number(count) })
+		.where(and(eq(newsletterCampaign.id, id), isNull(newsletterCampaign.recipients)))
+	return Number(count)
 }
 
 /** Runs one slice of a campaign's send. */

@@ -112,9 +112,14 @@ export const newsletterDelivery = pgTable(
 	],
 )
 
+export const IMPORT_STATUSES = ['preview', 'queued', 'running', 'done', 'failed'] as const
+export type ImportStatus = (typeof IMPORT_STATUSES)[number]
+
 /**
- * An admin's CSV import between its preview and its confirmation: the new, valid addresses (one per
- * line) and where their consent was given. Deleted once written, or after a day.
+ * An admin's CSV import: the new, valid addresses (one per line) and where their consent was given,
+ * kept from the preview to the confirmation, then written by a background job in slices (`done` of
+ * `total` lines, `added` of them new: the job resumes from `done` after a crash). The addresses are
+ * dropped once written; the row goes after a day.
  */
 export const newsletterImport = pgTable('newsletter_import', {
 	id: text('id').primaryKey(),
@@ -123,5 +128,11 @@ export const newsletterImport = pgTable('newsletter_import', {
 		.references(() => user.id, { onDelete: 'cascade' }),
 	consentNote: text('consent_note').notNull(),
 	addresses: text('addresses').notNull(),
+	status: text('status', { enum: IMPORT_STATUSES }).notNull().default('preview'),
+	total: integer('total').notNull().default(0),
+	done: integer('done').notNull().default(0),
+	added: integer('added').notNull().default(0),
+	error: text('error'),
+	finishedAt: timestamp('finished_at', { withTimezone: true }),
 	createdAt: createdAt(),
 })

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/newsletter-import'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
@@ -10,15 +10,17 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
-import { confirmImport, previewImport } from '#app/features/newsletter/admin.server.ts'
+import { previewImport } from '#app/features/newsletter/admin.server.ts'
 import { NewsletterNav } from '#app/features/newsletter/admin-nav.tsx'
+import { ImportProgress } from '#app/features/newsletter/import-progress.tsx'
+import { confirmImport, importProgress } from '#app/features/newsletter/imports.server.ts'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { ImportSchema } from '#app/features/newsletter/rules.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { getPlatform } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import { uploadedForm } from '#app/platform/form-guard.server.ts'
 
@@ -27,7 +29,9 @@ export const handle = routeStrings('newsletter', 'auth.validation')
 
 /*
  * Importing subscribers from a CSV file: the file and where these people consented, then a preview
- * (how many new addresses, duplicates, already listed, each rejected line and why), then the import.
+ * (how many new addresses, duplicates, already listed, each rejected line and why), then the import,
+ * written by a background job: the confirmation answers at once with this page's `?import=<id>`,
+ * where the job's progress shows live (features/newsletter/imports.server.ts).
  */
 const MAX_BYTES = 20 * 1024 * 1024
 const number = new Intl.NumberFormat('fr-FR')
@@ -38,7 +42,11 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	return { title: pageTitle(getT()('newsletter.admin.import.metaTitle')), constraint: getZodConstraint(ImportSchema) }
+	const importId = new URL(request.url).searchParams.get('import')
+	const { db } = await newsletterContext()
+	const progress = importId ? await importProgress(db, importId) : null
+	if (importId && (!progress || progress.status === 'preview')) throw data(null, { status: 404 })
+	return { title: pageTitle(getT()('newsletter.admin.import.metaTitle')), constraint: getZodConstraint(ImportSchema), progress }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -49,13 +57,9 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const formData = await uploadedForm(request)
 	if (formData.get('intent') === 'confirm') {
-		const added = await confirmImport(db, String(formData.get('importId') ?? ''), admin.id)
-		if (added === null) return data({ result: null, preview: null, message: getT()('newsletter.admin.import.expired') }, { status: 400 })
-		return redirectWithFlash('/dashboard/admin/newsletter/subscribers', {
-			type: 'success',
-			key: 'newsletter.admin.flash.imported',
-			values: { n: number.format(added) },
-		})
+		const id = await confirmImport(db, (await getPlatform()).jobs, String(formData.get('importId') ?? ''), admin.id)
+		if (id === null) return data({ result: null, preview: null, message: getT()('newsletter.admin.import.expired') }, { status: 400 })
+		return redirect(`/dashboard/admin/newsletter/subscribers/import?import=${encodeURIComponent(id)}`)
 	}
 	const submission = parseWithZod(formData, { schema: ImportSchema })
 	const file = formData.get('file')
@@ -89,7 +93,9 @@ export default function ImportSubscribers({ loaderData, actionData }: Route.Comp
 			<PageHeader title={t('newsletter.admin.import.title')} description={t('newsletter.admin.import.description')} />
 			<NewsletterNav />
 			{actionData?.message ? <FormError id="import-message" errors={[actionData.message]} /> : null}
-			{preview ? (
+			{loaderData.progress && !actionData ? (
+				<ImportProgress key={loaderData.progress.id} initial={loaderData.progress} />
+			) : preview ? (
 				<Card as="section" aria-labelledby="apercu-import">
 					<CardTitle id="apercu-import">{t('newsletter.admin.import.previewTitle')}</CardTitle>
 					<ul className="mt-3 flex flex-col gap-1 text-sm">
