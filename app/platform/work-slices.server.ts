@@ -1,7 +1,7 @@
 /*
  * Long work in bounded slices, with progress in steps: the one mechanism every heavy admin job goes
  * through (imports, exports, code batches, a campaign's fan-out). See
- * docs/decisions/heavy-work-in-slices.md.
+ * docs/decisions/0022-heavy-work-in-slices.md.
  *
  * The embedded database (PGlite) runs on the server's own thread, and a query to it resolves without
  * ever giving the event loop a turn: a loop of `await db…` statements, however small each one,

@@ -16,7 +16,7 @@ import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
 
 /*
- * Heavy admin work never holds the server (issue 25, item 1; docs/decisions/heavy-work-in-slices.md):
+ * Heavy admin work never holds the server (issue 25, item 1; docs/decisions/0022-heavy-work-in-slices.md):
  * a 100,000-line subscriber import is confirmed at once and written by its job in slices, with its
  * progress announced in steps; the subscriber export streams the whole list, complete and once; a
  * 100,000-code batch lets the event loop run between its chunks. Nothing here measures time: each
