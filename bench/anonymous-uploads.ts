@@ -9,7 +9,8 @@
  *    and chunked.
  *
  * For each post: the status, the seconds to the answer, the bytes the client handed to the
- * connection, and the bytes the server process read (`rchar`). The server's RSS is sampled every
+ * connection, the bytes of it the server had read when it answered (`ss`; null when the server
+ * had already closed it), and everything the server process read meanwhile (`rchar`). The server's RSS is sampled every
  * 20 ms: before, peak and after. Bounded: each post stops at its answer or after 60 s; the server is
  * stopped before exit. Prints JSON; bench/RESULTS-uploads.md records the runs.
  */
@@ -95,7 +96,8 @@ try {
 			status: outcome.status,
 			seconds: Math.round((performance.now() - started) / 100) / 10,
 			clientSentMb: Math.round((outcome.sent / MB) * 10) / 10,
-			serverReadKb: outcome.serverRead === null ? null : Math.round(outcome.serverRead / 1024),
+			serverReadOfConnectionKb: outcome.serverRead === null ? null : Math.round(outcome.serverRead / 1024),
+			serverProcessReadKb: outcome.serverProcessRead === null ? null : Math.round(outcome.serverProcessRead / 1024),
 			rssMb: Math.round(residentBytes(server.pid) / MB),
 		})
 	}

@@ -56,11 +56,12 @@ const LINGER_MS = 2_000
  */
 export function closeWithoutReading(req: http.IncomingMessage, res: http.ServerResponse) {
 	req.on('error', () => {})
+	// Takes in hand what the stream holds already (at most its small buffer): Node then counts the
+	// body as being read by us, and does not set it flowing to throw the rest away once the answer
+	// is out (its parser would drop it without ever pausing the socket). The stream refills its
+	// small buffer from the socket, then the socket stops being read.
+	while (req.read() !== null);
 	res.once('finish', () => {
-		// Node has just set the unread body flowing, to read and throw away the rest of it (so that the
-		// connection could serve another request): stopped before it starts. At most the stream's
-		// small buffer is filled from the socket, then reading stops.
-		req.pause()
 		const socket = req.socket
 		const timer = setTimeout(() => socket.destroy(), LINGER_MS)
 		timer.unref()

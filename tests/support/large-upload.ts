@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 
@@ -5,8 +6,9 @@ import net from 'node:net'
  * A large multipart upload as a browser sends it (one `file` field), its bytes generated as they
  * are sent, over a raw connection so that what the server did with them can be measured: the
  * status it answered, how much the client managed to hand to the connection before that answer
- * (loopback's socket buffers hold a few MB the server never read), and how much the server
- * process itself read meanwhile (`rchar` of /proc/<pid>/io: every byte its read calls returned).
+ * (loopback's socket buffers hold a few MB the server never read), how much of the connection the
+ * server had read by then (`ss`: received by its kernel, less what waits unread in its socket),
+ * and how much the server process read meanwhile (`rchar` of /proc/<pid>/io).
  */
 
 const BOUNDARY = '----envoi-de-test-7f3a9c'
@@ -20,8 +22,30 @@ export interface UploadOutcome {
 	body: string
 	/** Bytes of the request (head included) handed to the connection before the answer or the close. */
 	sent: number
-	/** Bytes the server process read while this request was served (all its reads: the noise of a quiet server is a few kB). */
+	/**
+	 * Bytes of this connection the server process had read when the answer came: what its kernel
+	 * received on the connection less what still waits unread in its socket (`ss`); null when `ss`
+	 * could not tell (the server had already closed the connection: then see `serverProcessRead`).
+	 */
 	serverRead: number | null
+	/** Every byte the server process read meanwhile (`rchar`: files and other connections included). */
+	serverProcessRead: number | null
+}
+
+/** What the server's side of this connection received, and what of it is still unread, from `ss`. */
+function serverSideOf(serverPort: number, clientPort: number): { received: number; unread: number } | null {
+	try {
+		const line = execFileSync('ss', ['-tniH', 'state', 'all', `( sport = :${serverPort} and dport = :${clientPort} )`], {
+			encoding: 'utf8',
+			timeout: 5_000,
+		})
+		// `State Recv-Q Send-Q Local Peer` then, on the next line, the TCP details.
+		const unread = Number(line.trim().split(/\s+/)[1])
+		const received = Number(/bytes_received:(\d+)/.exec(line)?.[1] ?? 0)
+		return Number.isFinite(unread) ? { received, unread } : null
+	} catch {
+		return null
+	}
 }
 
 /** Bytes the process has read so far (sockets and files alike), or null off Linux. */
@@ -110,11 +134,18 @@ export function postLargeUpload(options: {
 			settled = true
 			clearTimeout(timer)
 			const sent = handed - socket.writableLength
+			// Before our side goes: the server's side of the connection is still there to be asked.
+			const side = socket.localPort ? serverSideOf(Number(url.port), socket.localPort) : null
 			socket.destroy()
 			// What the server read for this request: measured once it had time to finish with it.
 			setTimeout(() => {
 				const readAfter = options.serverPid ? bytesReadBy(options.serverPid) : null
-				resolve({ ...parse(), sent, serverRead: readBefore !== null && readAfter !== null ? readAfter - readBefore : null })
+				resolve({
+					...parse(),
+					sent,
+					serverRead: side ? side.received - side.unread : null,
+					serverProcessRead: readBefore !== null && readAfter !== null ? readAfter - readBefore : null,
+				})
 			}, 100)
 		}
 
