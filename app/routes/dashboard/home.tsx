@@ -19,7 +19,14 @@ import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
 import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('codes.unlocked', 'events.card', 'events.status', 'newsletter.setting', 'newsletter.status')
+export const handle = routeStrings(
+	'codes.unlocked',
+	'events.card',
+	'events.status',
+	'newsletter.setting',
+	'newsletter.status',
+	'newsletter.admin',
+)
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }]
