@@ -66,11 +66,13 @@ export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; cl
 		>
 			<EventDateStub start={event.start} showYear={event.isPast} muted={event.isPast || cancelled} />
 			<div className="min-w-0">
+				{/* The separator is drawn, never read: « Paris 20 h 30 », not « Paris · , 20 h 30 ». */}
 				<p className="eyebrow text-muted">
 					{place}
-					<span aria-hidden="true"> · </span>
-					<span className="sr-only">, </span>
-					{event.start.time}
+					<span aria-hidden="true" className="px-[0.35em]">
+						·
+					</span>{' '}
+					<span>{event.start.time}</span>
 				</p>
 				<Heading className="mt-1.5 text-xl leading-tight font-bold text-balance sm:text-2xl">
 					<Link
