@@ -227,10 +227,11 @@ describe(`/redeem on ${kind}`, () => {
 		// Signed out: the code is held, and the browser keeps a note of it for /redeem only.
 		const visitor = await post(codes[0]!)
 		expect(visitor.status).toBe(200)
-		const note = visitor.headers.getSetCookie().find((line) => line.startsWith('code_reservations='))!
-		expect(note).toMatch(/Path=\/redeem/)
-		expect(note).toMatch(/HttpOnly/)
-		const pair = note.split(';')[0]!
+		const notes = visitor.headers.getSetCookie().filter((line) => line.startsWith('code_reservations='))
+		// For the form posted as a page and as the hydrated page's data request, and nowhere else.
+		expect(notes.map((line) => /Path=([^;]+)/.exec(line)?.[1])).toEqual(['/redeem', '/redeem.data'])
+		for (const note of notes) expect(note).toMatch(/HttpOnly/)
+		const pair = notes[0]!.split(';')[0]!
 
 		// Signed up and confirmed since, they type the same code: not « déjà utilisé », but theirs.
 		const fan = await member()

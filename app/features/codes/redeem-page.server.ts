@@ -97,7 +97,7 @@ export async function redeemAction(request: Request) {
 			const claim = `/auth/claim?${new URLSearchParams({ mode: 'reward', token: answer.token })}`
 			// The browser keeps a note of it, so that once signed in, typing the code again finds it.
 			const headers = new Headers({ 'Cache-Control': 'no-store' })
-			headers.append('Set-Cookie', await rememberReservation(request, answer.token))
+			for (const cookie of await rememberReservation(request, answer.token)) headers.append('Set-Cookie', cookie)
 			return data(
 				{
 					typed,

@@ -70,10 +70,12 @@ export default function Redeem({ loaderData, actionData }: Route.ComponentProps)
 			<h1 className="mt-2 font-display text-display tracking-display uppercase">{t('codes.redeem.title')}</h1>
 			{yours ? (
 				<section aria-labelledby="code-reserve" className="mt-8 rounded-card border border-accent/50 bg-surface p-5 sm:p-8">
-					<h2 id="code-reserve" className="font-display text-headline tracking-display uppercase" role="status">
+					<h2 id="code-reserve" className="font-display text-headline tracking-display uppercase">
 						{t('codes.redeem.yours.title')}
 					</h2>
-					<p className="mt-2 text-muted">{t('codes.redeem.yours.body')}</p>
+					<p className="mt-2 text-muted" role="status">
+						{t('codes.redeem.yours.body')}
+					</p>
 					<Form method="post" action={yours.claim} className="mt-6">
 						<Button type="submit" size="lg" className="w-full sm:w-auto" disabled={submitting}>
 							{t('codes.claim.submit')}
