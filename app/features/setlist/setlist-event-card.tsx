@@ -24,6 +24,8 @@ export function SetlistEventCard(props: {
 	version?: number
 	/** The builder has unsaved changes: publishing waits for them to be saved. */
 	unsaved?: boolean
+	/** The attached concert has not begun (told by the server's clock). */
+	notStarted?: boolean
 }) {
 	const { t } = useTranslation()
 	const selectId = useId()
@@ -32,7 +34,7 @@ export function SetlistEventCard(props: {
 	const { setlist } = props
 	// A setlist says what was played: it is published once the concert has begun.
 	const startsAt = setlist.event ? new Date(setlist.event.startsAt) : null
-	const notStarted = startsAt !== null && startsAt.getTime() > Date.now()
+	const notStarted = startsAt !== null && Boolean(props.notStarted)
 	const publishBlocked = !setlist.published && (notStarted || Boolean(props.unsaved))
 	return (
 		<Card as="section" aria-labelledby="concert-titre" className="mt-8">

@@ -54,6 +54,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		setlist,
 		songs,
 		events,
+		// Publishing waits for the show (the server checks again when asked).
+		notStarted: setlist.event ? new Date(setlist.event.startsAt).getTime() > Date.now() : false,
 		constraint: getZodConstraint(SetlistSaveSchema),
 	}
 }
@@ -176,6 +178,7 @@ export default function SetlistScreen({ loaderData, actionData }: Route.Componen
 				busy={busy}
 				version={builderState.version}
 				unsaved={builderState.dirty}
+				notStarted={loaderData.notStarted}
 			/>
 		</>
 	)
