@@ -6,7 +6,7 @@ import { EventStatusBadge } from '#app/features/events/status.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /** The date as a ticket stub: weekday, a big day, month (and year). Read aloud as the full date. */
-export function EventDateStub(props: { start: DateLabel; showYear?: boolean; muted?: boolean; className?: string }) {
+export function EventDateStub(props: { start: DateLabel; showYear?: boolean; muted?: boolean; compact?: boolean; className?: string }) {
 	const { start } = props
 	return (
 		<time
@@ -22,7 +22,11 @@ export function EventDateStub(props: { start: DateLabel; showYear?: boolean; mut
 			</span>
 			<span
 				aria-hidden="true"
-				className={clsx('mt-1 font-display text-[2.5rem] leading-[0.9] sm:text-5xl', props.muted ? 'text-muted' : 'text-fg')}
+				className={clsx(
+					'mt-1 font-display leading-[0.9]',
+					props.compact ? 'text-3xl' : 'text-[2.5rem] sm:text-5xl',
+					props.muted ? 'text-muted' : 'text-fg',
+				)}
 			>
 				{start.day}
 			</span>
@@ -62,11 +66,13 @@ export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; cl
 		>
 			<EventDateStub start={event.start} showYear={event.isPast} muted={event.isPast || cancelled} />
 			<div className="min-w-0">
+				{/* The separator is drawn, never read: « Paris 20 h 30 », not « Paris · , 20 h 30 ». */}
 				<p className="eyebrow text-muted">
 					{place}
-					<span aria-hidden="true"> · </span>
-					<span className="sr-only">, </span>
-					{event.start.time}
+					<span aria-hidden="true" className="px-[0.35em]">
+						·
+					</span>{' '}
+					<span>{event.start.time}</span>
 				</p>
 				<Heading className="mt-1.5 text-xl leading-tight font-bold text-balance sm:text-2xl">
 					<Link

@@ -69,6 +69,14 @@ async function patchMe(body: unknown, cookie?: string, contentType?: string) {
 }
 
 describe(`accounts on ${databaseKind()}`, () => {
+	it('answers a bare /auth/claim (no mode, or an unknown one) with a page about these links, not a 404', async () => {
+		for (const path of ['/auth/claim', '/auth/claim?mode=inconnu&token=abc']) {
+			const page = await outcome(await claim.loader(routeArgs(get(path), '/auth/claim')))
+			expect(page.status, path).toBe(200)
+			expect(page.body).toMatchObject({ mode: null, signedIn: false, title: expect.stringContaining('Liens reçus par e-mail') })
+		}
+	})
+
 	describe('sign-up', () => {
 		it('creates the member without a session, and asks them to open the link of the mail', async () => {
 			const result = await signUp({ name: 'Ada Lovelace', email: ' Ada@Exemple.FR ' })

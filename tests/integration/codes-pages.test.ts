@@ -222,6 +222,64 @@ describe(`/redeem on ${kind}`, () => {
 		expect(row).toMatchObject({ status: 'granted', userId: newcomer!.id })
 	})
 
+	it('tells a member who reserved the code before signing in that it is theirs, and adds it in one click', async () => {
+		const { codes } = await withFile()
+		// Signed out: the code is held, and the browser keeps a note of it for /redeem only.
+		const visitor = await post(codes[0]!)
+		expect(visitor.status).toBe(200)
+		const notes = visitor.headers.getSetCookie().filter((line) => line.startsWith('code_reservations='))
+		// For the form posted as a page and as the hydrated page's data request, and nowhere else.
+		expect(notes.map((line) => /Path=([^;]+)/.exec(line)?.[1])).toEqual(['/redeem', '/redeem.data'])
+		for (const note of notes) expect(note).toMatch(/HttpOnly/)
+		const pair = notes[0]!.split(';')[0]!
+
+		// Signed up and confirmed since, they type the same code: not « déjà utilisé », but theirs.
+		const fan = await member()
+		const again = await post(formatCode(codes[0]!), `${fan.cookie}; ${pair}`)
+		expect(again.status).toBe(200)
+		const yours = (again.body as { yours: { claim: string }; error: string | null }).yours
+		expect((again.body as { error: string | null }).error).toBeNull()
+		expect(yours.claim).toMatch(/^\/auth\/claim\?mode=reward&token=/)
+		// Someone else with the same code (and no note) is still told it is taken.
+		const other = await member()
+		expect((await post(codes[0]!, other.cookie)).status).toBe(410)
+
+		// The form posts to the claim: the code is in their contents, once.
+		const claimed = await outcome(await claim.action(routeArgs(formPost(yours.claim, {}, { cookie: fan.cookie }), '/auth/claim')))
+		expect(claimed.headers.get('location')).toBe('/dashboard#mes-contenus')
+		const [row] = await db().select().from(codeRedemption).where(eq(codeRedemption.code, codes[0]!))
+		expect(row).toMatchObject({ status: 'granted', userId: fan.id })
+		// Typed once more: already theirs, straight to « Mes contenus ».
+		const thrice = await post(codes[0]!, `${fan.cookie}; ${pair}`)
+		expect(thrice.status).toBe(302)
+		expect(thrice.headers.get('location')).toBe('/dashboard#mes-contenus')
+		expect(await db().select().from(code).where(eq(code.code, codes[0]!))).toMatchObject([{ uses: 1 }])
+	})
+
+	it('shows a visitor the teaser only: the message and the links’ addresses go to the member who kept the code', async () => {
+		const { codes } = await withFile()
+		const visitor = await post(codes[1]!)
+		const reserved = (visitor.body as { reserved: { claim: string; unlocked: Record<string, unknown> } }).reserved
+		const shown = JSON.stringify(reserved.unlocked)
+		expect(shown).toContain('Vinyle « Nuits blanches »')
+		expect(shown).toContain('Nuits blanches.mp3')
+		expect(shown).toContain('Les paroles')
+		expect(shown).not.toContain('exemple.fr/paroles')
+		expect(shown).not.toContain('l’album')
+		// The claim page, signed out or in, shows the same teaser.
+		const page = JSON.stringify(await claim.loader(routeArgs(get(reserved.claim), '/auth/claim')))
+		expect(page).toContain('Les paroles')
+		expect(page).not.toContain('exemple.fr/paroles')
+		expect(page).not.toContain('l’album')
+
+		// Kept: the member gets the reward itself.
+		const fan = await member()
+		await claim.action(routeArgs(formPost(reserved.claim, {}, { cookie: fan.cookie }), '/auth/claim'))
+		const contents = await home.loader(routeArgs(get('/dashboard', { cookie: fan.cookie }), '/dashboard'))
+		expect(contents.contents[0]!.links).toEqual([{ label: 'Les paroles', url: 'https://exemple.fr/paroles' }])
+		expect(contents.contents[0]!.messageHtml).toContain('l’album')
+	})
+
 	it('carries the claim in the link sent again when an unconfirmed member signs in from it', async () => {
 		const { codes } = await withFile()
 		const reserved = ((await post(codes[1]!)).body as { reserved: { claim: string } }).reserved

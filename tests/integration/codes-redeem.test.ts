@@ -176,6 +176,41 @@ describe(`brute force on ${kind}`, () => {
 		for (const value of codes) expect((await attempt('198.19.10.1', value, { id: fan! })).outcome).toBe('granted')
 	})
 
+	it('never counts a member’s own redeem against them: 300 at once give one grant, the rest « already », no lockout', async () => {
+		const { codes } = await campaignWithCodes(db(), 1)
+		const [fan] = await members(db(), 1, 'rafale')
+		const address = '198.19.12.1'
+		const results = await Promise.all(Array.from({ length: 300 }, () => attempt(address, formatCode(codes[0]!), { id: fan! })))
+		const count = (name: string) => results.filter((r) => r.outcome === name).length
+		expect({ granted: count('granted'), already: count('already') }).toEqual({ granted: 1, already: 299 })
+		expect(await usesOf(codes[0]!)).toBe(1)
+		// Nothing was held against them: a fresh code and a wrong one are answered as such.
+		const { codes: more } = await campaignWithCodes(db(), 1)
+		expect((await attempt(address, more[0]!, { id: fan! })).outcome).toBe('granted')
+		expect((await attempt(address, 'VVVV-VVVV-VVVV', { id: fan! })).outcome).toBe('unknown')
+	})
+
+	it('says « already » to the member whose other request took the last use a moment before (not « used up »)', async () => {
+		const { codes } = await campaignWithCodes(db(), 1)
+		const [fan] = await members(db(), 1, 'dernier')
+		const results = await Promise.all(Array.from({ length: 20 }, () => redeemForMember(db(), codes[0]!, fan!)))
+		expect(results.filter((r) => r.outcome === 'granted')).toHaveLength(1)
+		expect(results.filter((r) => r.outcome === 'already')).toHaveLength(19)
+	})
+
+	it('answers a code the member already holds even while they are locked out, without counting it', async () => {
+		const { codes } = await campaignWithCodes(db(), 1)
+		const [fan] = await members(db(), 1, 'verrou')
+		const address = '198.19.13.1'
+		expect((await attempt(address, codes[0]!, { id: fan! })).outcome).toBe('granted')
+		for (let i = 0; i < RULES.redeemByAccount.points; i++) await attempt(address, `TTTT-TTTT-TT${i}${i}`, { id: fan! })
+		expect((await attempt(address, 'TTTT-TTTT-TTTT', { id: fan! })).outcome).toBe('limited')
+		for (let i = 0; i < 5; i++) expect((await attempt(address, codes[0]!, { id: fan! })).outcome).toBe('already')
+		// A code they do not hold stays refused during the lockout: no oracle for guesses.
+		const { codes: other } = await campaignWithCodes(db(), 1)
+		expect((await attempt(address, other[0]!, { id: fan! })).outcome).toBe('limited')
+	})
+
 	it('answers an unknown code and a used one in the same time', async () => {
 		const { codes } = await campaignWithCodes(db(), 1)
 		const [owner] = await members(db(), 1, 'proprio')

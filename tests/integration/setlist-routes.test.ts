@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { user } from '#app/platform/db/schema.ts'
+import { event as eventTable, setlist as setlistTable, user } from '#app/platform/db/schema.ts'
 import { getSetlist } from '#app/features/setlist/setlists.server.ts'
 import * as builder from '#app/routes/admin/setlist/builder.tsx'
 import * as eventSetlist from '#app/routes/admin/setlist/event-setlist.ts'
@@ -232,5 +232,56 @@ describe(`setlist screens on ${databaseKind()}`, () => {
 		// Detached from the event editor: gone from the page.
 		await outcome(await panel({ intent: 'detach' }))
 		expect(((await page()).body as { setlist: unknown }).setlist).toBeNull()
+	})
+	it('refuses to publish before the concert has begun, in French, and publishes only the version the admin sees', async () => {
+		const boss = await signUp('Régie', 'admin')
+		const song = await newSong(boss.cookie, { title: 'Pas encore jouée', duration: '3:00' })
+		const id = await newSetlist(boss.cookie, 'Demain soir')
+		const items = [{ id: randomUUID(), kind: 'song', songId: song, label: '', notes: '' }]
+		expect((await save(boss.cookie, id, { name: 'Demain soir', version: '1', items: JSON.stringify(items) })).status).toBe(200)
+		const future = await insertEvent(db(), { title: 'Concert à venir', startsAt: daysFrom(3) })
+		const panel = (eventId: string, fields: Record<string, string>) =>
+			eventSetlist.action(routeArgs(post(`${BASE}/event/${eventId}`, fields, boss.cookie), `${BASE}/event/:eventId`, { eventId }))
+		await outcome(await panel(future, { intent: 'attach', setlistId: id }))
+		const publish = async (fields: Record<string, string>) =>
+			outcome(
+				await builder.action(
+					routeArgs(post(`${BASE}/${id}`, { intent: 'publish', ...fields }, boss.cookie), `${BASE}/:setlistId`, { setlistId: id }),
+				),
+			)
+
+		// From the setlist's screen and from the event editor: refused, with the date, nothing published.
+		const early = await publish({ version: '2' })
+		expect(early.status).toBe(400)
+		expect((early.body as { error: string }).error).toMatch(
+			/^Le concert n’a pas encore commencé\s: la setlist pourra être publiée à partir du .+ à 20\sh\s30\.$/u,
+		)
+		const fromEditor = await outcome(await panel(future, { intent: 'publish' }))
+		expect(fromEditor.status).toBe(400)
+		expect((fromEditor.body as { error: string; current: { published: boolean } }).error).toContain('pas encore commencé')
+		expect((await getSetlist(db(), id))!.published).toBe(false)
+
+		// A setlist published before its concert was moved later never shows on the page before the show.
+		await db().update(setlistTable).set({ published: true }).where(eq(setlistTable.id, id))
+		const page = await outcome(
+			await eventPage.loader(
+				routeArgs(get(`/events/${future}`), '/events/:eventId', { eventId: future }) as Parameters<typeof eventPage.loader>[0],
+			),
+		)
+		expect((page.body as { setlist: unknown }).setlist).toBeNull()
+		await db().update(setlistTable).set({ published: false }).where(eq(setlistTable.id, id))
+
+		// The show has begun: the version the screen shows is published; an older one is refused.
+		await db()
+			.update(eventTable)
+			.set({ startsAt: daysFrom(-1) })
+			.where(eq(eventTable.id, future))
+		const stale = await publish({ version: '1' })
+		expect(stale.status).toBe(409)
+		expect((stale.body as { error: string }).error).toContain('rechargez-la')
+		expect((await getSetlist(db(), id))!.published).toBe(false)
+		const done = await publish({ version: '2' })
+		expect(done.status).toBe(302)
+		expect((await getSetlist(db(), id))!.published).toBe(true)
 	})
 })

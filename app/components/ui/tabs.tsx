@@ -10,7 +10,8 @@ const tabClasses = (selected: boolean) =>
 		selected ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg',
 	)
 
-const listClasses = 'flex gap-1 overflow-x-auto border-b border-line [scrollbar-width:none]'
+/* Tabs wrap onto a second line on a narrow screen rather than hide off its edge (« Setlis… »). */
+const listClasses = 'flex flex-wrap gap-x-1 border-b border-line'
 
 /**
  * Tabs that are pages (each one a URL): a navigation landmark of links, the current one marked

@@ -32,7 +32,7 @@ export function CampaignFormView(props: {
 		<Form method="post" className="flex flex-col gap-5" {...getFormProps(form)}>
 			<input type="hidden" name="intent" value="save" />
 			<FormError id={form.errorId} errors={form.errors} />
-			<Field label={t('admin.codes.form.name')} errors={fields.name.errors}>
+			<Field label={t('admin.codes.form.name')} hint={t('admin.codes.form.nameHint')} errors={fields.name.errors}>
 				{(control) => <Input {...getInputProps(fields.name, { type: 'text' })} {...control} autoComplete="off" />}
 			</Field>
 			<Field

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm'
 import { resolveAuthSecret } from '#app/platform/auth.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { codeCampaign, codeCampaignFile, codeDownload, codeRedemption, type CampaignLink } from '#app/platform/db/schema.ts'
+import { codeCampaign, codeCampaignFile, codeDownload, codeRedemption } from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import { newId } from './ids.server.ts'
@@ -15,9 +15,12 @@ export interface Unlocked {
 	name: string
 	/** Sanitised HTML from the campaign's Markdown. */
 	messageHtml: string
-	links: CampaignLink[]
+	/** A link without its address is a teaser: its label only. */
+	links: { label: string; url?: string }[]
 	files: { id: string; name: string; size: number; href?: string }[]
 	grantedAt?: string
+	/** True for what anyone may see before the code is kept (see unlockedBy). */
+	teaser?: boolean
 }
 
 async function describe(db: Db, campaignIds: string[]): Promise<Map<string, Unlocked>> {
@@ -42,9 +45,16 @@ async function describe(db: Db, campaignIds: string[]): Promise<Map<string, Unlo
 	return result
 }
 
-/** What one campaign unlocks, without download links (shown on /redeem before the grant). */
+/**
+ * What one campaign unlocks, as a teaser: shown on /redeem and on the claim page before the code is
+ * kept, so to anyone holding the code. The campaign's name, its files' names and sizes and its
+ * links' labels tell what is inside; the reward itself (the message, the links' addresses, the
+ * downloads) goes only to the member who kept the code (memberContents). The campaign form says so.
+ */
 export async function unlockedBy(db: Db, campaignId: string): Promise<Unlocked | null> {
-	return (await describe(db, [campaignId])).get(campaignId) ?? null
+	const unlocked = (await describe(db, [campaignId])).get(campaignId)
+	if (!unlocked) return null
+	return { ...unlocked, messageHtml: '', links: unlocked.links.map(({ label }) => ({ label })), teaser: true }
 }
 
 /** « Mes contenus »: every campaign the member's codes unlocked, newest first, with fresh download links. */

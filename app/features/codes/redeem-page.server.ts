@@ -9,7 +9,8 @@ import { formatWait } from '#app/platform/rate-limit.server.ts'
 import { formatDate } from '#app/features/site/format.ts'
 import { normalizeCode, TYPED_MAX_LENGTH } from './code-format.ts'
 import { unlockedBy } from './contents.server.ts'
-import { findCode } from './redeem.server.ts'
+import { findCode, findReservation } from './redeem.server.ts'
+import { rememberReservation, reservationTokens } from './reservation-cookie.server.ts'
 import { redeemFromRequest } from './redeem-request.server.ts'
 import { CODE_RETENTION } from './rules.ts'
 
@@ -47,6 +48,22 @@ const STATUS: Record<string, number> = {
 }
 
 /**
+ * A reservation this browser made while signed out for the code typed now by a signed-in member:
+ * the code is theirs to add (the claim page's button), not « already used ». Only a token the
+ * browser holds can match, so this tells nothing about codes; no use is taken.
+ */
+async function ownReservation(request: Request, typed: string): Promise<{ claim: string } | null> {
+	const normalised = normalizeCode(typed)
+	if (!normalised) return null
+	const db = await getDb()
+	for (const token of await reservationTokens(request)) {
+		const reservation = await findReservation(db, token)
+		if (reservation?.code === normalised) return { claim: `/auth/claim?${new URLSearchParams({ mode: 'reward', token })}` }
+	}
+	return null
+}
+
+/**
  * The /redeem action: parse, redeem (limits, timing and record in redeemFromRequest), then send a
  * member to the dashboard, hand a visitor their reservation, or say why not — the typed code kept.
  */
@@ -60,6 +77,8 @@ export async function redeemAction(request: Request) {
 		return data({ typed, error, reserved: null }, { status: 400 })
 	}
 	const user = await getSessionUser(request)
+	const yours = user ? await ownReservation(request, parsed.data.code) : null
+	if (yours) return data({ typed, error: null, reserved: null, yours }, { headers: { 'Cache-Control': 'no-store' } })
 	let answer
 	try {
 		answer = await redeemFromRequest(request, parsed.data.code, user)
@@ -76,13 +95,16 @@ export async function redeemAction(request: Request) {
 		case 'reserved': {
 			const unlocked = await unlockedBy(await getDb(), answer.campaignId)
 			const claim = `/auth/claim?${new URLSearchParams({ mode: 'reward', token: answer.token })}`
+			// The browser keeps a note of it, so that once signed in, typing the code again finds it.
+			const headers = new Headers({ 'Cache-Control': 'no-store' })
+			for (const cookie of await rememberReservation(request, answer.token)) headers.append('Set-Cookie', cookie)
 			return data(
 				{
 					typed,
 					error: null,
 					reserved: { unlocked, hours: CODE_RETENTION.reservationHours, claim },
 				},
-				{ headers: { 'Cache-Control': 'no-store' } },
+				{ headers },
 			)
 		}
 		case 'limited':

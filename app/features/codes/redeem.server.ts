@@ -98,17 +98,22 @@ async function takeUseOrRelease(db: Db, normalised: string, record: (tx: Executo
 
 export type GrantResult = { outcome: Extract<RedeemOutcome, 'granted' | 'already'>; campaignId: string } | { outcome: CodeState }
 
+/** The campaign of this code when the member already holds a use of it (one indexed lookup). */
+export async function ownedCampaign(db: Db, normalised: string, userId: string): Promise<string | null> {
+	const [mine] = await db
+		.select({ campaignId: codeRedemption.campaignId })
+		.from(codeRedemption)
+		.where(and(eq(codeRedemption.code, normalised), eq(codeRedemption.userId, userId)))
+		.limit(1)
+	return mine?.campaignId ?? null
+}
+
 /** Grants one use of the code to a member, at once. A member redeeming the same code twice keeps one use. */
 export async function redeemForMember(db: Db, normalised: string, userId: string, now = new Date()): Promise<GrantResult> {
 	const found = await findCode(db, normalised)
 	const state = stateOf(found, now)
 	if (state !== 'ok' || !found) return { outcome: state }
-	const [mine] = await db
-		.select({ id: codeRedemption.id })
-		.from(codeRedemption)
-		.where(and(eq(codeRedemption.code, normalised), eq(codeRedemption.userId, userId)))
-		.limit(1)
-	if (mine) return { outcome: 'already', campaignId: found.campaignId }
+	if (await ownedCampaign(db, normalised, userId)) return { outcome: 'already', campaignId: found.campaignId }
 	try {
 		const granted = await takeUseOrRelease(db, normalised, async (tx) => {
 			await tx.insert(codeRedemption).values({
@@ -121,8 +126,13 @@ export async function redeemForMember(db: Db, normalised: string, userId: string
 			})
 		})
 		// The dashboard lists the member's contents from memory (memberContents): the new one at once.
-		if (granted) await forgetMember(userId)
-		return granted ? { outcome: 'granted', campaignId: found.campaignId } : { outcome: 'used_up' }
+		if (granted) {
+			await forgetMember(userId)
+			return { outcome: 'granted', campaignId: found.campaignId }
+		}
+		// No use left: perhaps this very member's other request took the last one a moment ago (its
+		// update held the row until it committed, so its grant is visible now).
+		return (await ownedCampaign(db, normalised, userId)) ? { outcome: 'already', campaignId: found.campaignId } : { outcome: 'used_up' }
 	} catch (error) {
 		// The same member, twice at once: the unique index kept one; the other's use was rolled back.
 		if (isUniqueViolation(error)) return { outcome: 'already', campaignId: found.campaignId }

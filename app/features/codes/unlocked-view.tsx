@@ -8,9 +8,10 @@ export interface UnlockedData {
 	campaignId: string
 	name: string
 	messageHtml: string
-	links: { label: string; url: string }[]
+	links: { label: string; url?: string }[]
 	files: { id: string; name: string; size: number; href?: string }[]
 	grantedAt?: string
+	teaser?: boolean
 }
 
 /** « 4,2 Mo », « 830 ko » */
@@ -65,17 +66,24 @@ export function UnlockedView(props: { unlocked: UnlockedData; headingLevel?: 'h2
 				<div>
 					<p className="eyebrow mb-2 text-muted">{t('codes.unlocked.links')}</p>
 					<ul className="flex flex-col gap-1.5">
-						{unlocked.links.map((link) => (
-							<li key={link.url}>
-								<a href={link.url} className={linkClasses('default', 'inline-flex items-center gap-1.5')} rel="noopener noreferrer">
+						{unlocked.links.map((link, index) =>
+							link.url ? (
+								<li key={index}>
+									<a href={link.url} className={linkClasses('default', 'inline-flex items-center gap-1.5')} rel="noopener noreferrer">
+										{link.label}
+										<ExternalLink aria-hidden="true" className="size-4" />
+									</a>
+								</li>
+							) : (
+								<li key={index} className="font-medium text-fg">
 									{link.label}
-									<ExternalLink aria-hidden="true" className="size-4" />
-								</a>
-							</li>
-						))}
+								</li>
+							),
+						)}
 					</ul>
 				</div>
 			) : null}
+			{unlocked.teaser ? <p className="text-sm text-muted">{t('codes.unlocked.teaser')}</p> : null}
 		</article>
 	)
 }

@@ -11,7 +11,12 @@ import { useNewsletterLabels } from './labels.ts'
  * so the settings, /unsubscribe and the admin's list always agree. Works without JavaScript (a
  * plain form post, then back here).
  */
-export function NewsletterSetting(props: { status: SubscriberStatus | null }) {
+export function NewsletterSetting(props: {
+	status: SubscriberStatus | null
+	/** The dashboard's home shows it too, and the toggle comes back there. */
+	back?: '/dashboard'
+	headingLevel?: 'h2' | 'h3'
+}) {
 	const { t } = useTranslation()
 	const labels = useNewsletterLabels()
 	const fetcher = useFetcher({ key: 'newsletter-setting' })
@@ -24,7 +29,9 @@ export function NewsletterSetting(props: { status: SubscriberStatus | null }) {
 		<Card as="section" id="newsletter" aria-labelledby="newsletter-titre" className="scroll-mt-6">
 			<div className="grid gap-x-10 gap-y-5 lg:grid-cols-[minmax(0,17rem)_minmax(0,1fr)]">
 				<div>
-					<CardTitle id="newsletter-titre">{t('newsletter.setting.title')}</CardTitle>
+					<CardTitle as={props.headingLevel ?? 'h2'} id="newsletter-titre">
+						{t('newsletter.setting.title')}
+					</CardTitle>
 					<p className="mt-1.5 text-sm text-muted">{t('newsletter.setting.description')}</p>
 				</div>
 				<fetcher.Form method="post" action="/dashboard/settings/newsletter" className="flex max-w-md flex-col items-start gap-3">
@@ -33,6 +40,7 @@ export function NewsletterSetting(props: { status: SubscriberStatus | null }) {
 					</p>
 					<p className="text-sm text-muted">{labels.explain(status)}</p>
 					<input type="hidden" name="subscribe" value={on ? 'off' : 'on'} />
+					{props.back ? <input type="hidden" name="back" value={props.back} /> : null}
 					<Button type="submit" variant={on ? 'secondary' : 'primary'} disabled={fetcher.state !== 'idle'}>
 						{on ? t('newsletter.setting.turnOff') : t('newsletter.setting.turnOn')}
 					</Button>

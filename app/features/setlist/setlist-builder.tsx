@@ -77,7 +77,13 @@ function snapshot(name: string, items: BuilderItem[]) {
 	return JSON.stringify([name.trim(), items.map((i) => [i.id, i.kind, i.songId, i.label.trim(), i.notes.trim()])])
 }
 
-export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderSong[]; constraint: FormConstraint }) {
+export function SetlistBuilder(props: {
+	setlist: BuilderSetlist
+	songs: BuilderSong[]
+	constraint: FormConstraint
+	/** Told the version shown and whether changes are unsaved (the publish button waits for a save). */
+	onStateChange?: (state: { version: number; dirty: boolean }) => void
+}) {
 	const { t } = useTranslation()
 	const fetcher = useFetcher<SaveAnswer>()
 	const [base, setBase] = useState({
@@ -141,6 +147,8 @@ export function SetlistBuilder(props: { setlist: BuilderSetlist; songs: BuilderS
 	const saving = fetcher.state !== 'idle'
 	// The list is saved by a fetcher (no navigation): nothing to mark as submitting.
 	const { blocker } = useUnsavedChanges(dirty)
+	const { onStateChange } = props
+	useEffect(() => onStateChange?.({ version: base.version, dirty }), [onStateChange, base.version, dirty])
 
 	const viewItems: Array<SectionItem & BuilderItem> = items.map((item) => ({
 		...item,

@@ -6,7 +6,7 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { FieldError } from '#app/components/ui/field-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { formatDate } from '#app/features/site/format.ts'
+import { formatDate, formatDateTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /*
@@ -18,12 +18,24 @@ export function SetlistEventCard(props: {
 	setlist: { id: string; published: boolean; event: { id: string; title: string; startsAt: string; city: string } | null }
 	events: Array<{ id: string; title: string; startsAt: string; city: string; setlistId: string | null; setlistName: string | null }>
 	error: string | null
+	publishError?: string | null
 	busy: boolean
+	/** The version the builder shows: the one published (the server refuses if it moved). */
+	version?: number
+	/** The builder has unsaved changes: publishing waits for them to be saved. */
+	unsaved?: boolean
+	/** The attached concert has not begun (told by the server's clock). */
+	notStarted?: boolean
 }) {
 	const { t } = useTranslation()
 	const selectId = useId()
 	const errorId = `${selectId}-erreur`
+	const publishNoteId = `${selectId}-publication`
 	const { setlist } = props
+	// A setlist says what was played: it is published once the concert has begun.
+	const startsAt = setlist.event ? new Date(setlist.event.startsAt) : null
+	const notStarted = startsAt !== null && Boolean(props.notStarted)
+	const publishBlocked = !setlist.published && (notStarted || Boolean(props.unsaved))
 	return (
 		<Card as="section" aria-labelledby="concert-titre" className="mt-8">
 			<div className="grid gap-x-10 gap-y-5 lg:grid-cols-[minmax(0,15rem)_minmax(0,1fr)]">
@@ -76,18 +88,27 @@ export function SetlistEventCard(props: {
 						<p className="text-sm">
 							{setlist.published
 								? setlist.event
-									? t('setlist.event.statePublished')
+									? notStarted
+										? t('setlist.event.statePublishedLater')
+										: t('setlist.event.statePublished')
 									: t('setlist.event.statePublishedNoEvent')
 								: t('setlist.event.stateDraft')}
 						</p>
 						<Form method="post" className="mt-3 flex flex-wrap items-center gap-3">
+							{props.version !== undefined ? <input type="hidden" name="version" value={props.version} /> : null}
 							{setlist.published ? (
 								<Button type="submit" name="intent" value="unpublish" variant="secondary" disabled={props.busy}>
 									<EyeOff aria-hidden="true" />
 									{t('setlist.event.unpublish')}
 								</Button>
 							) : (
-								<Button type="submit" name="intent" value="publish" disabled={props.busy}>
+								<Button
+									type="submit"
+									name="intent"
+									value="publish"
+									disabled={props.busy || publishBlocked}
+									aria-describedby={publishBlocked ? publishNoteId : undefined}
+								>
 									<Eye aria-hidden="true" />
 									{t('setlist.event.publish')}
 								</Button>
@@ -105,6 +126,16 @@ export function SetlistEventCard(props: {
 								</a>
 							) : null}
 						</Form>
+						{!setlist.published && props.unsaved ? (
+							<p id={publishNoteId} className="mt-2 text-sm font-medium text-warning">
+								{t('setlist.event.saveFirst')}
+							</p>
+						) : !setlist.published && notStarted && startsAt ? (
+							<p id={publishNoteId} className="mt-2 text-sm font-medium">
+								{t('setlist.event.publishFrom', { date: formatDateTime(startsAt) })}
+							</p>
+						) : null}
+						{props.publishError ? <FieldError id={`${selectId}-publication-erreur`} errors={[props.publishError]} /> : null}
 						<p className="mt-2 text-xs text-muted">{t('setlist.event.publishHint')}</p>
 					</div>
 				</div>

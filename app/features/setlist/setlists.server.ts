@@ -287,21 +287,57 @@ export async function attachSetlist(db: Db, setlistId: string, eventId: string |
 	return result
 }
 
-/** Publishes a setlist on its event's page, or withdraws it. False when there is no such setlist. */
-export async function setSetlistPublished(db: Db, id: string, published: boolean): Promise<boolean> {
-	if (!isRecordId(id)) return false
-	const [row] = await db
-		.update(setlist)
-		.set({
-			published,
-			publishedAt: published ? sql`coalesce(${setlist.publishedAt}, now())` : setlist.publishedAt,
-			updatedAt: new Date(),
-		})
-		.where(eq(setlist.id, id))
-		.returning({ eventId: setlist.eventId })
-	if (!row) return false
-	if (row.eventId) await touchEvents(db, [row.eventId])
-	return true
+export type PublishResult =
+	| { ok: true }
+	| { ok: false; reason: 'not-found' }
+	/** The concert has not begun: a setlist says what was played, so it waits for the show. */
+	| { ok: false; reason: 'not-started'; startsAt: Date }
+	/** The setlist changed since the screen that asked was loaded: publish what was seen, or nothing. */
+	| { ok: false; reason: 'stale'; version: number }
+
+/**
+ * Publishes a setlist on its event's page, or withdraws it. Publishing is refused before its
+ * concert has begun (the page says « joués ce soir-là »), and, when the caller names the version it
+ * shows (the builder), if another save came in since. A setlist attached to no concert may be
+ * published: it shows nowhere until it is attached to a concert that has begun.
+ */
+export async function setSetlistPublished(
+	db: Db,
+	id: string,
+	published: boolean,
+	options: { version?: number; now?: Date } = {},
+): Promise<PublishResult> {
+	if (!isRecordId(id)) return { ok: false, reason: 'not-found' }
+	const now = options.now ?? new Date()
+	const result = await db.transaction(async (tx): Promise<PublishResult & { eventId?: string | null }> => {
+		const [current] = await tx
+			.select({ version: setlist.version, eventId: setlist.eventId })
+			.from(setlist)
+			.where(eq(setlist.id, id))
+			.for('update')
+		if (!current) return { ok: false, reason: 'not-found' }
+		if (published) {
+			if (options.version !== undefined && options.version !== current.version) {
+				return { ok: false, reason: 'stale', version: current.version }
+			}
+			if (current.eventId) {
+				const [show] = await tx.select({ startsAt: event.startsAt }).from(event).where(eq(event.id, current.eventId))
+				if (show && show.startsAt > now) return { ok: false, reason: 'not-started', startsAt: show.startsAt }
+			}
+		}
+		await tx
+			.update(setlist)
+			.set({
+				published,
+				publishedAt: published ? sql`coalesce(${setlist.publishedAt}, now())` : setlist.publishedAt,
+				updatedAt: new Date(),
+			})
+			.where(eq(setlist.id, id))
+		return { ok: true, eventId: current.eventId }
+	})
+	if (!result.ok) return result
+	if (result.eventId) await touchEvents(db, [result.eventId])
+	return { ok: true }
 }
 
 /** The events a setlist may be attached to: the latest first, each with the setlist it already has. */
@@ -386,9 +422,13 @@ export async function publishedSetlistOfEvent(db: Db, eventId: string, eventVers
 	const hit = eventVersion ? publicCache.get(eventId) : undefined
 	if (hit && hit.version === eventVersion) return hit.value
 	const [row] = await db
-		.select({ id: setlist.id })
+		.select({ id: setlist.id, startsAt: event.startsAt })
 		.from(setlist)
+		.innerJoin(event, eq(event.id, setlist.eventId))
 		.where(and(eq(setlist.eventId, eventId), eq(setlist.published, true)))
+	// Never before the show (a published setlist whose concert was moved later waits for it); such an
+	// answer changes with the clock alone, so it is not kept.
+	if (row && row.startsAt > new Date()) return null
 	const value = row ? toPublicSetlist(await itemsOf(db, row.id)) : null
 	const publicValue = value && value.songCount > 0 ? value : null
 	if (eventVersion) {

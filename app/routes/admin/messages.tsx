@@ -91,7 +91,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
 				}
 			/>
 			<nav aria-label={t('contact.admin.filtersLabel')} className="mt-6">
-				<ul className="flex gap-1 overflow-x-auto border-b border-line [scrollbar-width:none]">
+				<ul className="flex flex-wrap gap-x-1 border-b border-line">
 					{FILTERS.map((id) => {
 						const current = id === filter
 						return (
@@ -119,7 +119,8 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
 				<EmptyState className="mt-6" icon={<Inbox aria-hidden="true" />} title={emptyTitle[filter]} body={t('contact.admin.emptyBody')} />
 			) : (
 				<Table label={t('contact.admin.tableLabel', { filter: filterLabel[filter] })} className="mt-5">
-					<TableHead>
+					{/* On a phone each message is a small stacked block (sender, subject, date, status), read top to bottom. */}
+					<TableHead className="max-sm:hidden">
 						<tr>
 							<TableHeader>{t('contact.admin.columns.from')}</TableHeader>
 							<TableHeader>{t('contact.admin.columns.message')}</TableHeader>
@@ -129,19 +130,27 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
 					</TableHead>
 					<TableBody>
 						{messages.map((message) => (
-							<TableRow key={message.id}>
-								<TableCell className={clsx('align-top', message.status === 'unread' && 'font-semibold')}>
+							<TableRow key={message.id} className="max-sm:block max-sm:py-2">
+								<TableCell
+									wrap
+									className={clsx(
+										'align-top [overflow-wrap:anywhere] max-sm:block max-sm:py-1',
+										message.status === 'unread' && 'font-semibold',
+									)}
+								>
 									<Link to={`${LIST}/${message.id}`} className="underline-offset-4 hover:underline focus-visible:underline">
 										{message.name}
 									</Link>
 									<span className="block text-sm font-normal text-muted">{message.email}</span>
 								</TableCell>
-								<TableCell className="max-w-md align-top">
+								<TableCell wrap className="max-w-md align-top max-sm:block max-sm:py-1">
 									<span className="font-medium">{t(`contact.subjects.${message.subject}`)}</span>
 									<span className="line-clamp-2 text-sm text-muted">{message.excerpt}</span>
 								</TableCell>
-								<TableCell className="align-top text-sm whitespace-nowrap text-muted">{formatDateTime(message.createdAt)}</TableCell>
-								<TableCell className="align-top">
+								<TableCell className="align-top text-sm whitespace-nowrap text-muted max-sm:block max-sm:py-1">
+									{formatDateTime(message.createdAt)}
+								</TableCell>
+								<TableCell className="align-top max-sm:block max-sm:py-1">
 									<Badge tone={STATUS_TONES[message.status]}>{statusLabel[message.status]}</Badge>
 									{message.replies > 0 ? (
 										<span className="mt-1 block text-xs text-muted">{t('contact.admin.replies', { count: message.replies })}</span>

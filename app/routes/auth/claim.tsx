@@ -2,6 +2,7 @@ import { getZodConstraint } from '@conform-to/zod/v4'
 import type { Route } from './+types/claim'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { claimAction, readLink } from '#app/features/accounts/claim.server.ts'
+import { ClaimAbout } from '#app/features/accounts/claim/claim-about.tsx'
 import { ConfirmEmail, InvalidLink, PromoteSelf, ResetForm, SetupForm, VerifiedEmail } from '#app/features/accounts/claim/claim-forms.tsx'
 import { ConfirmSchema, ResetSchema, SetupSchema, type ClaimState } from '#app/features/accounts/claim/schemas.ts'
 import { readVerifyLink } from '#app/features/accounts/verification.server.ts'
@@ -17,7 +18,6 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
-import { httpError } from '#app/platform/http-error.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
@@ -40,9 +40,10 @@ export function headers(args: Route.HeadersArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const { mode, token } = readLink(request)
-	if (!mode) throw httpError(404)
 	const t = getT()
 	const user = await getSessionUser(request)
+	// No mode (typed by hand, a link cut short): what these links are, and the ways on.
+	if (!mode) return { mode: null, title: pageTitle(t('auth.claim.about.metaTitle')), signedIn: Boolean(user) }
 	const base = {
 		mode,
 		title: pageTitle(t(`auth.claim.${mode}.metaTitle`)),
@@ -85,6 +86,14 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Claim({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation()
+	if (loaderData.mode === null) {
+		return (
+			<>
+				<h1 className="font-display text-headline tracking-display uppercase">{t('auth.claim.about.title')}</h1>
+				<ClaimAbout signedIn={loaderData.signedIn} />
+			</>
+		)
+	}
 	const state = actionData?.state ?? loaderData.state
 	const mode = loaderData.mode
 	return (

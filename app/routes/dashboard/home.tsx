@@ -13,20 +13,43 @@ import { Link } from 'react-router'
 import { formatDay } from '#app/features/site/format.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { cachedNextEvents } from '#app/features/events/cache.server.ts'
+import { MemberUpcoming } from '#app/features/events/member-upcoming.tsx'
+import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
+import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('codes.unlocked')
+export const handle = routeStrings(
+	'codes.unlocked',
+	'events.card',
+	'events.status',
+	'newsletter.setting',
+	'newsletter.status',
+	'newsletter.admin',
+)
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	return [{ title: data?.title }]
 }
 
+/** How many upcoming shows the home lists before « Tous les concerts ». */
+const NEXT_EVENTS = 5
+
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const profile = await getSessionProfile(request)
+	const [contents, next, newsletter] = await Promise.all([
+		memberContents(database.db, env, user.id),
+		// The public list (the same for everyone, kept in memory a few seconds).
+		cachedNextEvents(database.db, NEXT_EVENTS),
+		memberNewsletterStatus(database.db, user.email),
+	])
 	return {
-		contents: await memberContents(database.db, env, user.id),
+		contents,
+		events: next.events,
+		hasPast: next.hasPast,
+		newsletter,
 		title: pageTitle(getT()('dashboard.home.metaTitle')),
 		name: profile?.name ?? user.name,
 		memberSince: profile?.createdAt ?? null,
@@ -76,6 +99,14 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 					</>
 				)}
 			</section>
+			{/*
+			 * « Près de chez vous » (PRODUCT.md, fans near a show) comes here, as its own section above
+			 * the concerts, once members can give their town.
+			 */}
+			<MemberUpcoming events={loaderData.events} hasPast={loaderData.hasPast} className="mt-12" />
+			<div className="mt-12">
+				<NewsletterSetting status={loaderData.newsletter} back="/dashboard" headingLevel="h2" />
+			</div>
 		</>
 	)
 }

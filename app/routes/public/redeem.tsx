@@ -63,11 +63,26 @@ export default function Redeem({ loaderData, actionData }: Route.ComponentProps)
 	const navigation = useNavigation()
 	const submitting = navigation.state === 'submitting'
 	const reserved = actionData?.reserved
+	const yours = actionData && 'yours' in actionData ? actionData.yours : null
 	return (
 		<div className="mx-auto max-w-2xl px-gutter pt-28 pb-20 sm:pt-32">
 			<p className="eyebrow text-accent-fg">{t('codes.redeem.eyebrow')}</p>
 			<h1 className="mt-2 font-display text-display tracking-display uppercase">{t('codes.redeem.title')}</h1>
-			{reserved ? (
+			{yours ? (
+				<section aria-labelledby="code-reserve" className="mt-8 rounded-card border border-accent/50 bg-surface p-5 sm:p-8">
+					<h2 id="code-reserve" className="font-display text-headline tracking-display uppercase">
+						{t('codes.redeem.yours.title')}
+					</h2>
+					<p className="mt-2 text-muted" role="status">
+						{t('codes.redeem.yours.body')}
+					</p>
+					<Form method="post" action={yours.claim} className="mt-6">
+						<Button type="submit" size="lg" className="w-full sm:w-auto" disabled={submitting}>
+							{t('codes.claim.submit')}
+						</Button>
+					</Form>
+				</section>
+			) : reserved ? (
 				<section aria-labelledby="code-valide" className="mt-8 rounded-card border border-accent/50 bg-surface p-5 sm:p-8">
 					<h2 id="code-valide" className="font-display text-headline tracking-display uppercase">
 						{t('codes.redeem.reserved.title')}

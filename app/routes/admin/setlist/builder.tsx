@@ -1,5 +1,6 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft, Copy, MonitorSmartphone, Printer } from '#app/components/icons.tsx'
+import { useState } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/builder'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -53,6 +54,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		setlist,
 		songs,
 		events,
+		// Publishing waits for the show (the server checks again when asked).
+		notStarted: setlist.event ? new Date(setlist.event.startsAt).getTime() > Date.now() : false,
 		constraint: getZodConstraint(SetlistSaveSchema),
 	}
 }
@@ -90,7 +93,19 @@ export async function action({ request, params }: Route.ActionArgs) {
 		)
 	}
 	if (intent === 'publish' || intent === 'unpublish') {
-		if (!(await setSetlistPublished(db, params.setlistId, intent === 'publish'))) throw data({ reason: 'not-found' }, { status: 404 })
+		// The builder sends the version it shows: what the admin sees is what gets published.
+		const version = Number(formData.get('version') ?? Number.NaN)
+		const result = await setSetlistPublished(db, params.setlistId, intent === 'publish', {
+			version: Number.isSafeInteger(version) ? version : undefined,
+		})
+		if (!result.ok && result.reason === 'not-found') throw data({ reason: 'not-found' }, { status: 404 })
+		if (!result.ok) {
+			const error =
+				result.reason === 'not-started'
+					? getT()('setlist.event.notStarted', { date: formatDateTime(result.startsAt) })
+					: getT()('setlist.event.stalePublish')
+			return data({ intent: 'publish' as const, error }, { status: result.reason === 'stale' ? 409 : 400 })
+		}
 		if (intent === 'publish') return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.published' })
 		return redirectWithFlash(here, { type: 'success', key: 'setlist.flash.unpublished' })
 	}
@@ -107,7 +122,10 @@ export default function SetlistScreen({ loaderData, actionData }: Route.Componen
 	const { setlist } = loaderData
 	const navigation = useNavigation()
 	const busy = navigation.state !== 'idle'
-	const attachError = actionData && 'error' in actionData ? actionData.error : null
+	const attachError = actionData && 'error' in actionData && actionData.intent === 'attach' ? actionData.error : null
+	const publishError = actionData && 'error' in actionData && actionData.intent === 'publish' ? actionData.error : null
+	// What the builder holds: the version it shows, and whether it has unsaved changes (no publishing then).
+	const [builderState, setBuilderState] = useState({ version: setlist.version, dirty: false })
 	return (
 		<>
 			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
@@ -145,8 +163,23 @@ export default function SetlistScreen({ loaderData, actionData }: Route.Componen
 					</div>
 				}
 			/>
-			<SetlistBuilder key={setlist.id} setlist={setlist} songs={loaderData.songs} constraint={loaderData.constraint} />
-			<SetlistEventCard setlist={setlist} events={loaderData.events} error={attachError} busy={busy} />
+			<SetlistBuilder
+				key={setlist.id}
+				setlist={setlist}
+				songs={loaderData.songs}
+				constraint={loaderData.constraint}
+				onStateChange={setBuilderState}
+			/>
+			<SetlistEventCard
+				setlist={setlist}
+				events={loaderData.events}
+				error={attachError}
+				publishError={publishError}
+				busy={busy}
+				version={builderState.version}
+				unsaved={builderState.dirty}
+				notStarted={loaderData.notStarted}
+			/>
 		</>
 	)
 }

@@ -2,6 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/event-setlist'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { attachSetlist, listSetlists, setlistOfEvent, setSetlistPublished } from '#app/features/setlist/setlists.server.ts'
+import { formatDateTime } from '#app/features/site/format.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 
@@ -59,7 +60,16 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (intent === 'publish' || intent === 'unpublish') {
 		const current = await setlistOfEvent(db, params.eventId)
 		if (!current) return data({ ...(await state(params.eventId)), error: t('setlist.event.setlistGone') }, { status: 400 })
-		await setSetlistPublished(db, current.id, intent === 'publish')
+		const result = await setSetlistPublished(db, current.id, intent === 'publish')
+		if (!result.ok) {
+			const error =
+				result.reason === 'not-started'
+					? t('setlist.event.notStarted', { date: formatDateTime(result.startsAt) })
+					: result.reason === 'stale'
+						? t('setlist.event.stalePublish')
+						: t('setlist.event.setlistGone')
+			return data({ ...(await state(params.eventId)), error }, { status: 400 })
+		}
 		return state(params.eventId)
 	}
 	throw data(null, { status: 400 })

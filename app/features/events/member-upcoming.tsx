@@ -1,0 +1,92 @@
+import { clsx } from 'clsx'
+import { CalendarDays } from '#app/components/icons.tsx'
+import { Link } from 'react-router'
+import { EventDateStub } from '#app/components/event-card.tsx'
+import { buttonClasses } from '#app/components/ui/button.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { EventStatusBadge } from './status.tsx'
+import type { EventSummary } from './types.ts'
+
+/*
+ * The next shows on a member's dashboard: calmer and denser than the public poster list, one row
+ * each — the date (French, Paris time), the city and the venue, a badge when the show is not going
+ * ahead as planned, and the ticket link while tickets can be bought.
+ */
+export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean; className?: string }) {
+	const { t } = useTranslation()
+	return (
+		<section aria-labelledby="prochains-concerts" className={props.className}>
+			<div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1">
+				<h2 id="prochains-concerts" className="text-lg font-semibold tracking-tight">
+					{t('dashboard.home.eventsTitle')}
+				</h2>
+				{props.events.length > 0 ? (
+					<Link to="/events" className={linkClasses('default', 'inline-flex min-h-11 items-center text-sm')}>
+						{t('dashboard.home.eventsAll')}
+					</Link>
+				) : null}
+			</div>
+			{props.events.length === 0 ? (
+				<EmptyState
+					className="mt-4"
+					icon={<CalendarDays aria-hidden="true" />}
+					title={t('dashboard.home.eventsEmptyTitle')}
+					body={t('dashboard.home.eventsEmptyBody')}
+					action={
+						props.hasPast ? (
+							<Link to="/events" className={linkClasses()}>
+								{t('dashboard.home.eventsPast')}
+							</Link>
+						) : undefined
+					}
+				/>
+			) : (
+				<ul className="mt-4 divide-y divide-line rounded-card border border-line bg-surface">
+					{props.events.map((event) => (
+						<li key={event.id}>
+							<MemberEventRow event={event} />
+						</li>
+					))}
+				</ul>
+			)}
+		</section>
+	)
+}
+
+function MemberEventRow(props: { event: EventSummary }) {
+	const { t } = useTranslation()
+	const { event } = props
+	const cancelled = event.status === 'cancelled'
+	const showTickets = Boolean(event.ticketUrl) && !cancelled && !event.isPast
+	const place = event.countryName ? `${event.city} (${event.countryName})` : event.city
+	return (
+		<article className="grid grid-cols-[3.5rem_minmax(0,1fr)] items-center gap-x-4 gap-y-3 px-4 py-4 sm:grid-cols-[3.75rem_minmax(0,1fr)_auto] sm:px-5">
+			<EventDateStub start={event.start} muted={cancelled} compact className="py-2" />
+			<div className="min-w-0">
+				<h3 className="font-semibold text-balance">
+					<Link to={`/events/${event.id}`} className={clsx(linkClasses('default'), cancelled && 'text-muted')}>
+						{event.title}
+					</Link>
+				</h3>
+				<p className="mt-0.5 text-sm text-muted">
+					{t('dashboard.home.eventWhere', { time: event.start.time, city: place, venue: event.venueName })}
+				</p>
+				{event.status !== 'scheduled' ? <EventStatusBadge status={event.status} className="mt-2" /> : null}
+			</div>
+			{showTickets ? (
+				<div className="col-span-2 flex sm:col-span-1 sm:justify-end">
+					<a
+						href={event.ticketUrl!}
+						rel="noopener noreferrer"
+						className={buttonClasses(event.status === 'sold_out' ? 'secondary' : 'primary', 'sm', 'w-full sm:w-auto')}
+					>
+						{event.status === 'sold_out' ? t('events.card.ticketsSoldOut') : t('events.card.tickets')}
+						<span className="sr-only"> {t('events.card.ticketsFor', { title: event.title, date: event.start.date })}</span>
+					</a>
+				</div>
+			) : null}
+		</article>
+	)
+}
