@@ -287,7 +287,11 @@ function NoRelay({ id, intent }: { id: string; intent: 'send' | 'schedule' | 'te
 	const { t } = useTranslation()
 	return (
 		<p id={id} role="alert" className="w-full rounded-control border border-danger/40 bg-danger/10 px-4 py-3 text-sm text-danger">
-			{t(`newsletter.admin.compose.noRelay.${intent}`)}
+			{intent === 'send'
+				? t('newsletter.admin.compose.noRelay.send')
+				: intent === 'schedule'
+					? t('newsletter.admin.compose.noRelay.schedule')
+					: t('newsletter.admin.compose.noRelay.test')}
 		</p>
 	)
 }
