@@ -37,9 +37,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 		throw error
 	})
 	if (stored === 'too-large' || stored === 'missing') {
-		const key = stored === 'too-large' ? 'admin.codes.flash.fileTooLarge' : 'admin.codes.flash.fileMissing'
 		// What is left of the body is not read: the connection closes with the answer.
-		const response = await redirectWithFlash(back, { type: 'error', key })
+		const response = await redirectWithFlash(
+			back,
+			stored === 'too-large'
+				? { type: 'error', key: 'admin.codes.flash.fileTooLarge' }
+				: { type: 'error', key: 'admin.codes.flash.fileMissing' },
+		)
 		response.headers.set('Connection', 'close')
 		return response
 	}

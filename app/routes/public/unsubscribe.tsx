@@ -127,7 +127,13 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 			) : null}
 			{state === 'resubscribed' || state === 'confirmSent' || state === 'linkSent' ? (
 				<div className="mt-6" role="status">
-					<p className="text-lg text-muted">{t(`newsletter.unsubscribe.${state}.body`)}</p>
+					<p className="text-lg text-muted">
+						{state === 'resubscribed'
+							? t('newsletter.unsubscribe.resubscribed.body')
+							: state === 'confirmSent'
+								? t('newsletter.unsubscribe.confirmSent.body')
+								: t('newsletter.unsubscribe.linkSent.body')}
+					</p>
 					<Link to="/" className={buttonClasses('primary', 'lg', 'mt-6')}>
 						{t('newsletter.unsubscribe.toSite')}
 					</Link>
