@@ -257,6 +257,8 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	let lastTaken = Date.now()
 	let relayFailures = 0
 	let lastRelayError = ''
+	// Messages handed to the relay and not yet settled: a relay that never answers fails none of them.
+	let handedOver = 0
 	let relayReported = campaign.relayErrorSince !== null
 	const relayCheck = async () => {
 		if (relayReported && relayFailures === 0 && lastTaken > sliceStart) {
@@ -265,7 +267,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			logger.info({ campaign: id }, 'newsletter relay takes mails again')
 			return true
 		}
-		if (handBack || relayFailures === 0 || Date.now() - lastTaken < RELAY_STALL_MS) return false
+		if (handBack || (relayFailures === 0 && handedOver === 0) || Date.now() - lastTaken < RELAY_STALL_MS) return false
 		handBack = 'relay'
 		stopped = true
 		await reportRelay(new Date(lastTaken))
@@ -277,7 +279,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			.update(newsletterCampaign)
 			.set({
 				relayErrorSince: sql`coalesce(${newsletterCampaign.relayErrorSince}, ${since.toISOString()}::timestamptz)`,
-				relayError: lastRelayError.slice(0, 300),
+				relayError: (lastRelayError || 'no answer from the relay').slice(0, 300),
 			})
 			.where(eq(newsletterCampaign.id, id))
 		logger.warn(
@@ -420,13 +422,16 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 			const sending = Promise.all(
 				live.map(async (row) => {
 					// Built when its turn comes, so that a batch is never all in memory at once.
-					const outcome = await smtp.send({
-						from: message.envelopeFrom,
-						to: row.email,
-						raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
-						gate: () => recordSent(row.id),
-						cancelled: () => stopped,
-					})
+					handedOver += 1
+					const outcome = await smtp
+						.send({
+							from: message.envelopeFrom,
+							to: row.email,
+							raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
+							gate: () => recordSent(row.id),
+							cancelled: () => stopped,
+						})
+						.finally(() => (handedOver -= 1))
 					if (outcome.ok || outcome.permanent) {
 						// Taken, or refused for good: either way the relay answers.
 						lastTaken = Date.now()
