@@ -15,7 +15,8 @@ import { CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX, CONTACT_REP
 const singleLine = /^[^\r\n\u0000-\u001f\u007f]*$/
 
 export const ContactSchema = z.object({
-	name: textField({ error: lazyT('contact.validation.nameRequired') })
+	// Line breaks pass the shared rule to get the specific « une seule ligne » message below.
+	name: textField({ multiline: true, error: lazyT('contact.validation.nameRequired') })
 		.trim()
 		.min(1, { error: lazyT('contact.validation.nameRequired') })
 		.max(CONTACT_NAME_MAX, { error: lazyT('contact.validation.nameMax', { max: CONTACT_NAME_MAX }) })
