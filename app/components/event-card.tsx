@@ -51,7 +51,6 @@ export function EventDateStub(props: { start: DateLabel; showYear?: boolean; mut
  * button while tickets can still be bought. The whole row opens the event's page.
  */
 export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; className?: string }) {
-	const { t } = useTranslation()
 	const { event } = props
 	const Heading = props.headingLevel === 2 ? 'h2' : 'h3'
 	const cancelled = event.status === 'cancelled'
@@ -92,19 +91,33 @@ export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; cl
 					</div>
 				) : null}
 			</div>
-			{showTickets ? (
-				<div className="relative z-10 col-span-2 flex sm:col-span-1 sm:justify-end">
-					<a
-						href={event.ticketUrl!}
-						rel="noopener noreferrer"
-						className={buttonClasses(event.status === 'sold_out' ? 'secondary' : 'primary', 'md', 'w-full sm:w-auto')}
-					>
-						{event.status === 'sold_out' ? t('events.card.ticketsSoldOut') : t('events.card.tickets')}
-						<span className="sr-only"> {t('events.card.ticketsFor', { title: event.title, date: event.start.date })}</span>
-					</a>
-				</div>
-			) : null}
+			{showTickets ? <TicketButton event={event} size="md" className="relative z-10" /> : null}
 		</article>
+	)
+}
+
+/** The ticket link of an event card (« Billets », or « Billetterie » once sold out), named for screen readers. */
+export function TicketButton({
+	event,
+	size,
+	className,
+}: {
+	event: Pick<EventSummary, 'ticketUrl' | 'status' | 'title' | 'start'>
+	size: 'sm' | 'md'
+	className?: string
+}) {
+	const { t } = useTranslation()
+	return (
+		<div className={clsx('col-span-2 flex sm:col-span-1 sm:justify-end', className)}>
+			<a
+				href={event.ticketUrl!}
+				rel="noopener noreferrer"
+				className={buttonClasses(event.status === 'sold_out' ? 'secondary' : 'primary', size, 'w-full sm:w-auto')}
+			>
+				{event.status === 'sold_out' ? t('events.card.ticketsSoldOut') : t('events.card.tickets')}
+				<span className="sr-only"> {t('events.card.ticketsFor', { title: event.title, date: event.start.date })}</span>
+			</a>
+		</div>
 	)
 }
 

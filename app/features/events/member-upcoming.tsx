@@ -1,8 +1,7 @@
 import { clsx } from 'clsx'
 import { CalendarDays } from '#app/components/icons.tsx'
 import { Link } from 'react-router'
-import { EventDateStub } from '#app/components/event-card.tsx'
-import { buttonClasses } from '#app/components/ui/button.tsx'
+import { EventDateStub, TicketButton } from '#app/components/event-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -75,18 +74,7 @@ function MemberEventRow(props: { event: EventSummary }) {
 				</p>
 				{event.status !== 'scheduled' ? <EventStatusBadge status={event.status} className="mt-2" /> : null}
 			</div>
-			{showTickets ? (
-				<div className="col-span-2 flex sm:col-span-1 sm:justify-end">
-					<a
-						href={event.ticketUrl!}
-						rel="noopener noreferrer"
-						className={buttonClasses(event.status === 'sold_out' ? 'secondary' : 'primary', 'sm', 'w-full sm:w-auto')}
-					>
-						{event.status === 'sold_out' ? t('events.card.ticketsSoldOut') : t('events.card.tickets')}
-						<span className="sr-only"> {t('events.card.ticketsFor', { title: event.title, date: event.start.date })}</span>
-					</a>
-				</div>
-			) : null}
+			{showTickets ? <TicketButton event={event} size="sm" /> : null}
 		</article>
 	)
 }
