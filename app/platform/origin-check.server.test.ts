@@ -54,7 +54,7 @@ describe('originCheckMiddleware', () => {
 			caught = error
 		}
 		expect(caught).toMatchObject({
-			data: { error: 'Requête refusée : elle ne vient pas de ce site.' },
+			data: { error: 'Requête refusée : elle ne vient pas de ce site.' },
 			init: { status: 403 },
 		})
 	})

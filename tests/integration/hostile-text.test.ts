@@ -392,7 +392,12 @@ describe(`every action refuses NUL bytes, bidi overrides and 1 MB values on ${ki
 			const fields = variant.fields.map((field, at): [string, string] => (at === index ? [name, hostile] : field))
 			const answer = await post(target, fields, variant.cookie)
 			const where = `${variant.who} POST ${target} (${variant.from}) ${name}=${label}: ${answer.status}`
-			if (answer.status >= 500 || answer.status === 0) failures.push(`${where} ${answer.text.slice(0, 160).replace(/\s+/g, ' ')}`)
+			// A 1 MB body is refused before it is read (server/body-gate.ts, body limits): the client may
+			// still be writing when the server lets the connection go, and then sees EPIPE or a reset
+			// instead of the 413. That is a refusal, not a failure; any other missing answer is.
+			const cutWhileWriting = label === '1 Mo' && answer.status === 0 && /EPIPE|ECONNRESET/.test(answer.text)
+			if ((answer.status >= 500 || answer.status === 0) && !cutWhileWriting)
+				failures.push(`${where} ${answer.text.slice(0, 160).replace(/\s+/g, ' ')}`)
 			else if (label !== '1 Mo' && variant.typed.has(name) && answer.status >= 300 && answer.status < 400) {
 				failures.push(`${where} (taken in: redirected to ${answer.location})`)
 			}

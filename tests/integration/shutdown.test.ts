@@ -18,6 +18,8 @@ const REQUESTS = 40
 
 let database: TestDatabase
 const servers: SiteServer[] = []
+/** The monitoring token: /readyz says which check failed only to its bearer. */
+const METRICS_TOKEN = 'jeton-de-supervision-des-tests-2026'
 
 async function start(extra: Record<string, string> = {}) {
 	const server = await startSiteServer({
@@ -28,6 +30,7 @@ async function start(extra: Record<string, string> = {}) {
 			DATABASE_URL: database.databaseUrl,
 			SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
 			SHUTDOWN_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+			METRICS_TOKEN,
 			LOG_LEVEL: 'info',
 			...extra,
 		},
@@ -36,10 +39,11 @@ async function start(extra: Record<string, string> = {}) {
 	return server
 }
 
-/** A GET on a connection of its own, closed after the answer. */
+/** A monitor's GET (with the token) on a connection of its own, closed after the answer. */
 function probe(url: string): Promise<{ status: number; body: unknown }> {
 	return new Promise((resolve, reject) => {
-		const request = http.get(url, { agent: false, headers: { connection: 'close' }, timeout: 30_000 }, (response) => {
+		const headers = { connection: 'close', authorization: `Bearer ${METRICS_TOKEN}` }
+		const request = http.get(url, { agent: false, headers, timeout: 30_000 }, (response) => {
 			let text = ''
 			response.setEncoding('utf8')
 			response.on('data', (chunk: string) => (text += chunk))

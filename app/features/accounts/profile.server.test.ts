@@ -50,7 +50,7 @@ describe('parseProfileUpdate (the updateUserData payload)', () => {
 
 	it('refuses an unknown top-level field, naming it', () => {
 		const result = parseProfileUpdate({ values: { name: 'Ada' }, role: 'admin' })
-		expect(result).toEqual({ ok: false, field: 'role', reason: 'Champ inconnu : role.' })
+		expect(result).toEqual({ ok: false, field: 'role', reason: 'Champ inconnu : role.' })
 	})
 
 	it('refuses a field both set and cleared', () => {
@@ -81,6 +81,6 @@ describe('parseProfileUpdate (the updateUserData payload)', () => {
 			field: 'city',
 			reason: `La ville ne peut pas dépasser ${CITY_MAX} caractères.`,
 		})
-		expect(parseProfileUpdate({ values: { city: 42 } })).toEqual({ ok: false, field: 'city', reason: '« city » doit être un texte.' })
+		expect(parseProfileUpdate({ values: { city: 42 } })).toEqual({ ok: false, field: 'city', reason: '« city » doit être un texte.' })
 	})
 })

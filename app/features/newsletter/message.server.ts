@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { encodeWord, encodeWords } from 'nodemailer/lib/mime-funcs'
+import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp'
 import type { Env } from '#app/platform/env.server.ts'
-import { encodedWords, quotedPrintable } from '#app/platform/mail/mime.ts'
 import { oneClickUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
 
 /*
@@ -25,7 +26,7 @@ function fromHeader(from: string): { header: string; address: string } {
 	if (!match) return { header: from.trim(), address: from.trim() }
 	const [, name = '', address = ''] = match
 	if (!name) return { header: `<${address}>`, address }
-	const display = ascii.test(name) ? `"${name.replace(/["\\]/g, '')}"` : encodedWords(name)
+	const display = ascii.test(name) ? `"${name.replace(/["\\]/g, '')}"` : encodeWord(name, 'Q', 52)
 	return { header: `${display} <${address}>`, address }
 }
 
@@ -37,7 +38,7 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 	const mailto = mailbox ? `, <mailto:${mailbox}?subject=unsubscribe>` : ''
 	const from = fromHeader(input.from)
 	const boundary = `--_band_${randomBytes(12).toString('hex')}`
-	const subject = encodedWords(input.subject)
+	const subject = ascii.test(input.subject) ? input.subject : encodeWords(input.subject, 'Q', 52, true)
 	const common = [
 		`From: ${from.header}`,
 		`Subject: ${subject}`,
@@ -59,7 +60,7 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 	return {
 		envelopeFrom: from.address,
 		build({ to, token, messageKey }) {
-			const link = Buffer.from(quotedPrintable(unsubscribeUrl(env, token)))
+			const link = Buffer.from(qpWrap(qpEncode(unsubscribeUrl(env, token)), 76))
 			const head = [
 				common,
 				`To: <${to}>`,
@@ -81,8 +82,9 @@ const SOFT_BREAK = Buffer.from('=\r\n')
  * between without encoding or wrapping the rest again. Decoded, it is exactly the body with the link.
  */
 function encodedAround(body: string): (link: Buffer) => Buffer[] {
-	// Line ends as SMTP carries them (CRLF) from the start.
-	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(quotedPrintable(piece)))
+	// Line ends as SMTP carries them (CRLF) from the start, so that each copy can go to the relay as it
+	// is (platform/mail/bulk-smtp.server.ts) instead of being rewritten byte by byte.
+	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(qpWrap(qpEncode(piece), 76).replace(/\r?\n/g, '\r\n')))
 	return (link) => {
 		const out: Buffer[] = []
 		pieces.forEach((piece, i) => {

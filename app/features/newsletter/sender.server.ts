@@ -428,6 +428,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 							from: message.envelopeFrom,
 							to: row.email,
 							raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
+							crlf: true,
 							gate: () => recordSent(row.id),
 							cancelled: () => stopped,
 						})

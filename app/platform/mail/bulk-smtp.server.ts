@@ -1,15 +1,14 @@
-import { Readable } from 'node:stream'
-import nodemailer from 'nodemailer'
+import { Readable, type Transform, type TransformCallback } from 'node:stream'
+import { parseConnectionUrl } from 'nodemailer/lib/shared'
+import SMTPConnection from 'nodemailer/lib/smtp-connection'
 
 /*
- * Many messages through a few pooled SMTP connections (nodemailer's public pooled transport), at a
- * chosen pace, for bulk mail (the newsletter). Unlike the outbox's transport, each message passes a
- * gate between its content and the final « . » that commits it at the relay: the message is handed
- * to the transport as a stream whose end waits for the gate. The caller records the message as sent
- * there, in its own database, and only then does the stream end and the relay get the « . ». A crash
- * (or a closed gate) before that leaves the message unsent at the relay (the connection dies mid-DATA,
- * which the relay discards) and unrecorded; a crash after it finds it recorded. So a resumed send
- * never mails anyone twice.
+ * Many messages through a few pooled SMTP connections, at a chosen pace, for bulk mail (the
+ * newsletter). Unlike the outbox's transport, each message passes a gate between its content and the
+ * final « . » that commits it at the relay: the caller records the message as sent there, in its own
+ * database, and only then is the message committed. A crash before the gate leaves the message
+ * unsent at the relay (the connection dies mid-DATA, which the relay discards) and unrecorded; a
+ * crash after it finds it recorded. So a resumed send never mails anyone twice.
  */
 
 export interface BulkMessage {
@@ -17,6 +16,8 @@ export interface BulkMessage {
 	to: string
 	/** The whole message (headers and body), as the relay will store it; built once a connection is free. */
 	raw: () => Buffer
+	/** Its line ends are all CRLF already (the caller's promise): see SendingConnection. */
+	crlf?: boolean
 	/** Called once the relay has the content and waits for the end: true commits, false abandons. */
 	gate(): Promise<boolean>
 	/** Asked once a connection is free: true drops the message unsent (its sender stopped meanwhile). */
@@ -33,66 +34,76 @@ export interface BulkSmtp {
 	close(): void
 }
 
+/** A stream's bytes, passed on unchanged and counted as nodemailer's send stream counts them. */
+function passOn(
+	this: Transform & { inByteCount: number; outByteCount: number; lastByte: number | false },
+	chunk: Buffer,
+	_encoding: BufferEncoding,
+	done: TransformCallback,
+) {
+	this.inByteCount += chunk.length
+	this.outByteCount += chunk.length
+	this.lastByte = chunk[chunk.length - 1] ?? this.lastByte
+	this.push(chunk)
+	done()
+}
+
+const LF_DOT = Buffer.from('\n.')
+type SendStreamFactory = (this: SMTPConnection, callback: unknown) => Transform
+const createSendStream = (SMTPConnection.prototype as unknown as { _createSendStream?: SendStreamFactory })._createSendStream
+
+/**
+ * nodemailer's connection rewrites every message byte by byte on its way to the socket (line ends
+ * made CRLF, a line's leading dot doubled), in JavaScript: a tenth of a millisecond for a 14 kB
+ * newsletter, a sixth of what the sender spent on each before this. A message with nothing to rewrite (CRLF line
+ * ends, as its builder promises, and no line starting with a dot, which one native search of its
+ * bytes tells) skips that pass: its bytes go on as they are, and the stream still ends them with the
+ * final « . ». Anything else, or a nodemailer without this (private) stream factory, goes the usual
+ * way, which gives the same bytes on the wire.
+ */
+class SendingConnection extends SMTPConnection {
+	/** The message about to be sent has nothing to rewrite. */
+	asIs = false
+
+	static canSendAsIs(message: BulkMessage, raw: Buffer): boolean {
+		return Boolean(message.crlf && createSendStream && raw[0] !== 0x2e && raw.indexOf(LF_DOT) === -1)
+	}
+
+	_createSendStream(callback: unknown): Transform {
+		const stream = createSendStream!.call(this, callback)
+		if (this.asIs) stream._transform = passOn as Transform['_transform']
+		return stream
+	}
+}
+
 /** After this many messages a connection is closed and a fresh one opened (relays limit them). */
 const MESSAGES_PER_CONNECTION = 100
-const ABANDONED = 'abandoned before commit'
-
-/** The message's bytes, then (once they are read) the gate; the stream ends only if the gate opens. */
-function gatedStream(message: BulkMessage, onCommit: () => void): Readable {
-	let stage = 0
-	return new Readable({
-		read() {
-			if (stage === 0) {
-				stage = 1
-				this.push(message.raw())
-			} else if (stage === 1) {
-				stage = 2
-				message.gate().then(
-					(open) => {
-						if (!open) return this.destroy(new Error(ABANDONED))
-						onCommit()
-						this.push(null)
-					},
-					(error: Error) => this.destroy(error),
-				)
-			}
-		},
-	})
-}
 
 /** Splits sends over `connections` lanes, never faster than `ratePerSecond` in all. */
 export function createBulkSmtp(options: { url: string; connections: number; ratePerSecond: number; name?: string }): BulkSmtp {
-	const connections = Math.max(1, options.connections)
-	const transport = nodemailer.createTransport({
-		url: options.url,
-		pool: true,
-		maxConnections: connections,
-		maxMessages: MESSAGES_PER_CONNECTION,
-		name: options.name,
-		connectionTimeout: 15_000,
-		socketTimeout: 60_000,
-	})
-	// A connection the relay drops between messages is the pool's to replace; nothing to report here.
-	transport.on('error', () => {})
-	let free = connections
-	const waiting: (() => void)[] = []
+	const connectionOptions = { ...parseConnectionUrl(options.url), name: options.name, connectionTimeout: 15_000, socketTimeout: 60_000 }
+	const idle: Lane[] = []
+	const waiting: ((lane: Lane) => void)[] = []
 	let closed = false
 	let nextSlot = 0
 	const interval = 1000 / options.ratePerSecond
 
-	// At most one message per connection is handed to the pool, so that a message waits here, where
-	// a stopped sender can still drop it unsent, rather than in the pool's queue.
+	interface Lane {
+		connection: SendingConnection | null
+		sent: number
+	}
+	for (let i = 0; i < Math.max(1, options.connections); i++) idle.push({ connection: null, sent: 0 })
+
 	const acquire = () =>
-		new Promise<void>((resolve) => {
-			if (free > 0) {
-				free--
-				resolve()
-			} else waiting.push(resolve)
+		new Promise<Lane>((resolve) => {
+			const lane = idle.pop()
+			if (lane) resolve(lane)
+			else waiting.push(resolve)
 		})
-	const release = () => {
+	const release = (lane: Lane) => {
 		const next = waiting.shift()
-		if (next) next()
-		else free++
+		if (next) next(lane)
+		else idle.push(lane)
 	}
 	const pace = async () => {
 		const now = performance.now()
@@ -100,36 +111,91 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 		nextSlot = at + interval
 		if (at - now >= 1) await new Promise((resolve) => setTimeout(resolve, at - now))
 	}
+	const drop = (lane: Lane) => {
+		const connection = lane.connection
+		lane.connection = null
+		lane.sent = 0
+		if (connection) {
+			try {
+				connection.close()
+			} catch {
+				// already closed
+			}
+		}
+	}
+	const open = (lane: Lane) =>
+		new Promise<SendingConnection>((resolve, reject) => {
+			const connection = new SendingConnection(connectionOptions)
+			// A dropped connection reports here too; the send in progress gets its own error.
+			connection.on('error', () => {})
+			connection.on('end', () => {
+				if (lane.connection === connection) lane.connection = null
+			})
+			connection.connect((error) => {
+				if (error) return reject(error)
+				if (!connectionOptions.auth) {
+					lane.connection = connection
+					return resolve(connection)
+				}
+				connection.login(connectionOptions.auth as never, (loginError) => {
+					if (loginError) return reject(loginError)
+					lane.connection = connection
+					resolve(connection)
+				})
+			})
+		})
 
 	return {
 		async send(message) {
 			if (closed) return { ok: false, permanent: false, committed: false, error: 'closed' }
-			await acquire()
+			const lane = await acquire()
+			if (message.cancelled?.()) {
+				release(lane)
+				return { ok: false, permanent: false, committed: false, error: 'abandoned before commit' }
+			}
 			let committed = false
 			try {
-				if (message.cancelled?.()) return { ok: false, permanent: false, committed: false, error: ABANDONED }
 				await pace()
-				await transport.sendMail({
-					envelope: { from: message.from, to: [message.to] },
-					raw: gatedStream(message, () => (committed = true)),
+				if (lane.sent >= MESSAGES_PER_CONNECTION) drop(lane)
+				const connection = lane.connection ?? (await open(lane))
+				lane.sent++
+				const raw = message.raw()
+				connection.asIs = SendingConnection.canSendAsIs(message, raw)
+				await new Promise<void>((resolve, reject) => {
+					let stage = 0
+					const stream = new Readable({
+						read() {
+							if (stage === 0) {
+								stage = 1
+								this.push(raw)
+							} else if (stage === 1) {
+								stage = 2
+								message.gate().then(
+									(open) => {
+										if (!open) return this.destroy(new Error('abandoned before commit'))
+										committed = true
+										this.push(null)
+									},
+									(error: Error) => this.destroy(error),
+								)
+							}
+						},
+					})
+					connection.send({ from: message.from, to: [message.to] }, stream, (error) => (error ? reject(error) : resolve()))
 				})
 				return { ok: true }
 			} catch (error) {
+				// The connection's state is unknown after any failure: a fresh one for the next message.
+				drop(lane)
 				const { responseCode, message: text } = error as { responseCode?: number; message: string }
-				const abandoned = !committed && text.includes(ABANDONED)
-				return {
-					ok: false,
-					permanent: typeof responseCode === 'number' && responseCode >= 500,
-					committed,
-					error: abandoned ? ABANDONED : text.slice(0, 500),
-				}
+				return { ok: false, permanent: typeof responseCode === 'number' && responseCode >= 500, committed, error: text.slice(0, 500) }
 			} finally {
-				release()
+				release(lane)
 			}
 		},
 		close() {
 			closed = true
-			transport.close()
+			for (const lane of idle) drop(lane)
 		},
 	}
 }
