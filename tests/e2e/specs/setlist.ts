@@ -104,7 +104,7 @@ export function setlistSpecs() {
 			// pick-up, which can come after the announcement: a key pressed in between is lost. One
 			// turn of the page's timers lets it start, as a person's pause would.
 			const pickedUp = async (title: string) => {
-				await said(`« ${title} »`)
+				await said(`«\u00a0${title}\u00a0»`)
 				await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
 			}
 			await page.keyboard.press('Space')
