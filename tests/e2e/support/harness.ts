@@ -174,7 +174,9 @@ export async function newVisitor(options: BrowserContextOptions = {}): Promise<B
 		h.requests.push({ url: request.url(), method: request.method(), type: request.resourceType() })
 	})
 	context.on('response', (response) => {
-		if (response.status() >= 500) h.serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
+		// The stage view's offline page is a 503 made in the browser by its service worker, not by the server.
+		if (response.status() >= 500 && !response.fromServiceWorker())
+			h.serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
 		if (new URL(response.url()).origin !== h.origin) return
 		void response
 			.headersArray()
