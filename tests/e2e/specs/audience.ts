@@ -11,7 +11,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { signInAdmin } from '../support/accounts.ts'
-import { closeAll, hydrated, newVisitor, SEQUENTIAL, visit } from '../support/harness.ts'
+import { closeAll, newVisitor, SEQUENTIAL, visit } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
 
 const SHOTS = process.env.E2E_SHOTS_DIR
@@ -65,39 +65,6 @@ export function audienceSpecs() {
 			await stats.setViewportSize({ width: 375, height: 800 })
 			await shootAudience(stats, 'stats-audience-375')
 			await stats.setViewportSize({ width: 1280, height: 900 })
-		})
-
-		test('three cookieless visitors: a first load, a link followed, a reload and a step back are 4 views each, shown live within 5 s', async () => {
-			// The views of earlier specs are written (every 2 s) and shown (at most every 2 s) first.
-			await stats.waitForTimeout(4_500)
-			const before = await pageViewsShown(stats)
-			for (let n = 0; n < 3; n++) {
-				const context = await newVisitor(PERSON)
-				visitors.push(context)
-				const page = await context.newPage()
-				const documents: string[] = []
-				page.on('request', (request) => {
-					if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname)
-				})
-				// 1. First load of the landing page.
-				await visit(page, '/')
-				// 2. A link followed (the footer's « Contact »): the hydrated page navigates on the client (no new document).
-				await page.locator('footer a[href="/contact"]').first().click()
-				await page.waitForURL((url) => url.pathname === '/contact')
-				await page.getByRole('heading', { level: 1 }).waitFor()
-				assert.deepEqual(documents, ['/'], 'the link was followed without loading a new document')
-				// 3. A reload of that page.
-				await page.reload()
-				await hydrated(page)
-				// 4. Back to the landing page.
-				await page.goBack()
-				await page.waitForURL((url) => url.pathname === '/')
-				await hydrated(page)
-				assert.deepEqual(await context.cookies(), [], 'the visitor got no cookie')
-			}
-			const lastVisit = Date.now()
-			const took = await shownWithin(stats, before + 12, lastVisit, 5_000)
-			process.stderr.write(`e2e: 12 views shown on the open stats screen ${took} ms after the last one\n`)
 		})
 
 		test('a visit with the stats screen open appears there within 5 s', async () => {
