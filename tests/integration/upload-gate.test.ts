@@ -218,7 +218,9 @@ describe(`uploads on ${kind}`, () => {
 		expect(fs.statSync(path.join(folder, files[0]!)).size).toBe(190 * MB)
 		const page = await fetch(`${server.origin}/dashboard/admin/codes/${campaignId}`, { headers: { cookie: adminCookie } })
 		expect(await page.text()).toContain('enregistrement.pdf')
-		// Held whole (as the route did before), 190 MB would be in memory, twice.
-		expect(peak - baseline, `RSS ${Math.round(baseline / MB)} → ${Math.round(peak / MB)} MB`).toBeLessThan(64 * MB)
+		// Held whole (as the route did before), 190 MB would be in memory, twice (≥ 380 MB). Streamed,
+		// what grows is the socket's pieces waiting for the collector: 40–75 MB seen on a busy CI
+		// machine, so the bound sits at half the file, far below a file held even once.
+		expect(peak - baseline, `RSS ${Math.round(baseline / MB)} → ${Math.round(peak / MB)} MB`).toBeLessThan(95 * MB)
 	}, 300_000)
 })
