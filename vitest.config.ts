@@ -1,3 +1,4 @@
+import os from 'node:os'
 import './scripts/check-node.mjs'
 import { defineConfig, mergeConfig } from 'vitest/config'
 import viteConfig from './vite.config.ts'
@@ -16,6 +17,10 @@ export default mergeConfig(
 	defineConfig({
 		test: {
 			environment: 'node',
+			// Vitest's default is one worker less than the cores: one worker on a 2-core machine, where an
+			// integration file spends most of its time waiting on the server process it started. One
+			// worker per core keeps both cores busy (CI: about half the wall time).
+			maxWorkers: Math.max(2, os.availableParallelism()),
 			// Libraries log expected refusals (Better Auth: "Invalid password"); show logs of failing tests only.
 			silent: 'passed-only',
 			// Runs once per run: a run id for temporary folders and databases, and the final sweep.

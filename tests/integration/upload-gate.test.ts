@@ -14,6 +14,12 @@ import { cookiesOf, ensureBuild, setUpFirstAdmin, TEST_BUILD_DIR, startSiteServe
  * admin's 190 MB file still arrives whole, streamed to the storage.
  */
 const kind = databaseKind()
+/*
+ * The gate decides from the route and the session, before the database is asked anything the body
+ * would change: what it reads is the same on both databases, so these 200 MB posts (the longest
+ * file of the suite) run once, on the embedded database the finding was measured on.
+ */
+const once = kind === 'pglite'
 const MB = 1024 * 1024
 const PASSWORD = 'cheval agrafe pile correcte'
 
@@ -66,6 +72,7 @@ async function post(pathname: string, fields: Record<string, string>, cookie = '
 const sessionOf = (jar: Record<string, string>) => `better-auth.session_token=${jar['better-auth.session_token']}`
 
 beforeAll(async () => {
+	if (!once) return
 	await ensureBuild()
 	database = await createMigratedTestDatabase()
 	// At info level the server logs the mails it cannot send (no SMTP here): the confirmation link is read there.
@@ -98,7 +105,7 @@ afterAll(async () => {
 	await database?.dispose()
 })
 
-describe(`uploads on ${kind}`, () => {
+describe.runIf(once)(`uploads on ${kind}`, () => {
 	it('walks a route table that has the six upload routes', () => {
 		const paths = everyPath(routes as RouteEntry[])
 		for (const upload of [
