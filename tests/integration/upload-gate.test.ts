@@ -226,8 +226,9 @@ describe.runIf(once)(`uploads on ${kind}`, () => {
 		const page = await fetch(`${server.origin}/dashboard/admin/codes/${campaignId}`, { headers: { cookie: adminCookie } })
 		expect(await page.text()).toContain('enregistrement.pdf')
 		// Held whole (as the route did before), 190 MB would be in memory, twice (≥ 380 MB). Streamed,
-		// what grows is the socket's pieces waiting for the collector: 40–75 MB seen on a busy CI
-		// machine, so the bound sits at half the file, far below a file held even once.
-		expect(peak - baseline, `RSS ${Math.round(baseline / MB)} → ${Math.round(peak / MB)} MB`).toBeLessThan(95 * MB)
+		// what grows is the socket's pieces waiting for the collector (V8 frees them when its count of
+		// outside memory calls for a collection): 40–120 MB seen on busy machines. The bound stays
+		// below the file held even once.
+		expect(peak - baseline, `RSS ${Math.round(baseline / MB)} → ${Math.round(peak / MB)} MB`).toBeLessThan(150 * MB)
 	}, 300_000)
 })
