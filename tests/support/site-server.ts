@@ -128,13 +128,15 @@ function exited(child: ChildProcess): Promise<void> {
 /**
  * Starts `node server/index.ts` on a build, a free port and the given data folder (and database),
  * with nothing else from the caller's environment, and waits until /healthz answers.
+ * `development: true`: `node server/index.ts --dev` instead (`npm run dev`: Vite inside, no build).
  */
-export async function startSiteServer(options: {
-	buildDir: string
-	dataDir: string
-	env?: Record<string, string | undefined>
-	startTimeoutMs?: number
-}): Promise<SiteServer> {
+export async function startSiteServer(
+	options: ({ buildDir: string; development?: never } | { development: true; buildDir?: never }) & {
+		dataDir: string
+		env?: Record<string, string | undefined>
+		startTimeoutMs?: number
+	},
+): Promise<SiteServer> {
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
 	const env: Record<string, string> = {
@@ -142,8 +144,7 @@ export async function startSiteServer(options: {
 		HOME: process.env.HOME ?? os.tmpdir(),
 		IGNORE_DOTENV: '1',
 		TMPDIR: os.tmpdir(),
-		NODE_ENV: 'production',
-		BUILD_DIR: options.buildDir,
+		...(options.development ? {} : { NODE_ENV: 'production', BUILD_DIR: options.buildDir }),
 		DATA_DIR: options.dataDir,
 		HOST: '127.0.0.1',
 		PORT: String(port),
@@ -155,7 +156,8 @@ export async function startSiteServer(options: {
 	for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value
 
 	let output = ''
-	const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), ['server/index.ts'], {
+	const args = options.development ? ['server/index.ts', '--dev'] : ['server/index.ts']
+	const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), args, {
 		cwd: ROOT,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
