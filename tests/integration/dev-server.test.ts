@@ -82,4 +82,12 @@ describe(`the development server (npm run dev) on ${kind}`, () => {
 		})
 		expect(closed).toBe(1000)
 	})
+
+	it('stops through the server’s own shutdown on Ctrl-C', async () => {
+		// SIGINT: the shutdown of docs/decisions/0019-shutdown.md, which exits 0 once the database is
+		// closed. (A SIGTERM is also heard by the Vite servers React Router's plugin starts, which exit
+		// the process as soon as they are closed: the ADR of this test says so.)
+		await server.stop(30_000, 'SIGINT')
+		expect(await server.exited).toEqual({ code: 0, signal: null })
+	})
 })

@@ -116,8 +116,8 @@ export interface SiteServer {
 	output(): string
 	/** Settles when the process has exited: its code, or the signal that ended it. */
 	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-	/** SIGTERM, SIGKILL after `graceMs`; resolves once the process is gone. */
-	stop(graceMs?: number): Promise<void>
+	/** SIGTERM (or `signal`), SIGKILL after `graceMs`; resolves once the process is gone. */
+	stop(graceMs?: number, signal?: NodeJS.Signals): Promise<void>
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -174,9 +174,9 @@ export async function startSiteServer(
 		pid: child.pid!,
 		output: () => output,
 		exited: gone.then(() => ({ code: child.exitCode, signal: child.signalCode })),
-		async stop(graceMs = 5_000) {
+		async stop(graceMs = 5_000, signal: NodeJS.Signals = 'SIGTERM') {
 			if (child.exitCode !== null || child.signalCode !== null) return
-			child.kill('SIGTERM')
+			child.kill(signal)
 			const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
 			await gone
 			clearTimeout(timer)
