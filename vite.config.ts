@@ -28,7 +28,6 @@ export default defineConfig({
 		serverBundle(),
 	],
 	build: { target: 'es2022' },
-	server: { port: Number(process.env.PORT ?? 3000) },
 })
 
 /**

@@ -144,12 +144,3 @@ export const pageCache = {
 	onChange: onPublicContentChange,
 	changed: publicContentChanged,
 }
-
-// Under the development server there is no server/index.ts: start the background work here, once.
-const devHolder = globalThis as typeof globalThis & { __bandBackground?: boolean }
-if (import.meta.env.DEV && !devHolder.__bandBackground) {
-	devHolder.__bandBackground = true
-	void import('#app/background.server.ts')
-		.then((m) => m.startBackground())
-		.catch((error) => getLogger().error({ err: error }, 'background work failed to start'))
-}

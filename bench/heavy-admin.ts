@@ -1,5 +1,5 @@
 /*
- * What a visitor waits while the admin does heavy work (issue 25, item 1):
+ * What a visitor waits while the admin does heavy work:
  *
  *   node_modules/.bin/node bench/heavy-admin.ts               (builds into build-bench-heavy/ first)
  *   node_modules/.bin/node bench/heavy-admin.ts --no-build    (reuses that build)

@@ -4,7 +4,7 @@
  *   2. the same page on react-router-serve,
  *   3. Lighthouse (mobile, default throttling) on / and /auth/signin,
  *   4. the gzipped JavaScript each public page loads, split into runtime and ours, against the budget.
- * Writes bench/RESULTS.md; exits non-zero when the JavaScript budget fails or a measure could not be
+ * Writes bench/RESULTS-run.md (then update its line in bench/RESULTS.md); exits non-zero when the JavaScript budget fails or a measure could not be
  * taken. Only the loopback is used; every process started here is stopped before exit.
  * See bench/README.md.
  */
@@ -41,7 +41,7 @@ const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench'
 const BUILD = path.join(ROOT, BUILD_DIR)
 const CLIENT = path.join(BUILD, 'client')
 const SOURCEMAPS = path.join(BUILD, 'sourcemaps')
-const RESULTS = path.join(import.meta.dirname, 'RESULTS.md')
+const RESULTS = path.join(import.meta.dirname, 'RESULTS-run.md')
 
 const LOAD = { connections: 50, warmupSeconds: 3, seconds: 10, rounds: 3 }
 const LIGHTHOUSE_PAGES = ['/', '/auth/signin']
@@ -346,7 +346,7 @@ function writeResults(report: Report) {
 		report.loads.find((l) => l.name === 'react-router-serve'),
 	]
 	const out: string[] = []
-	out.push('# Benchmark results', '')
+	out.push('# The landing under load, Lighthouse and JavaScript per page (`npm run bench`)', '')
 	out.push(`Written by \`npm run bench\` (bench/run.ts); see bench/README.md for how to read it.`, '')
 	out.push(`- Date: ${started.toISOString()} (run took ${report.durationS.toFixed(0)} s)`)
 	out.push(
@@ -549,7 +549,7 @@ async function main(): Promise<void> {
 	await Promise.all([stop(ours.child), stop(staticServer.child), stop(rrs.child, 3_000)])
 }
 
-/** Writes RESULTS.md from whatever was measured (also after a failure), prints the verdicts. */
+/** Writes RESULTS-run.md from whatever was measured (also after a failure), prints the verdicts. */
 function finish(): number {
 	// Table order: baseline first.
 	const order = ['static', 'ours', 'react-router-serve']

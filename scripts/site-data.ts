@@ -9,7 +9,7 @@
  * opened beside a running server: a backup asks the server over its control socket, and restore
  * and move refuse while the server holds the data folder.
  */
-import '../server/production-mode.ts'
+import '../server/mode.ts'
 import '../scripts/check-node.mjs'
 import path from 'node:path'
 import { parseEnv } from '#app/platform/env.server.ts'

@@ -24,7 +24,7 @@ type Required = 'admin' | 'member' | null
 
 /** What the app tells the server: who sent these headers (their session cookie), as a role. */
 export interface BodyGateHooks {
-	callerRole?(headers: Headers): Promise<CallerRole>
+	callerRole(headers: Headers): Promise<CallerRole>
 }
 
 const ADMIN_MODULES = /^routes\/admin\//
@@ -94,8 +94,6 @@ export function createBodyGate(routes: ServerBuild['routes'], hooks: BodyGateHoo
 		if (!carriesBody(req)) return true
 		const required = requiredRole(pathname)
 		if (required === null) return true
-		// An app without the hook (an older build): nobody is known, so no body is read on these routes.
-		if (!hooks.callerRole) return Promise.resolve(false)
 		// A client that goes away meanwhile must not be an unhandled 'error' event.
 		req.on('error', () => {})
 		// The cookie is all that is looked at: the body is still in the socket.

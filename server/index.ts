@@ -1,6 +1,7 @@
 /*
- * The production server: one Node process for pages, API, auth, static files and the background jobs.
- * Run with `npm start` (build + serve) or `npm run serve` (an existing build).
+ * The server: one Node process for pages, API, auth, static files and the background jobs.
+ * Run with `npm start` (build + serve), `npm run serve` (an existing build) or `npm run dev`
+ * (`--dev`: the same server on Vite's development build, with hot reload).
  *
  * This file only sets the process up, in order: the Node version check, the memory settings (which
  * may start the process again, before anything heavy is loaded), .env and NODE_ENV (read by React
@@ -8,6 +9,6 @@
  */
 import '../scripts/check-node.mjs'
 import './memory-settings.ts'
-import './production-mode.ts'
+import './mode.ts'
 
 await import('./main.ts')

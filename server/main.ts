@@ -1,17 +1,22 @@
 /*
- * The production server, started by server/index.ts once the process has its settings: one Node
- * process for pages, API, auth, static files and the background jobs.
+ * The server, started by server/index.ts once the process has its settings: one Node process for
+ * pages, API, auth, static files and the background jobs. In production it serves a build; with
+ * `--dev` (`npm run dev`) Vite's development server runs inside it (docs/decisions/0025-one-server-in-development.md):
+ * Vite answers its own requests (modules, hot reload) where the build's files are served, and
+ * React Router renders from Vite's current build. Everything else is the same code.
  */
 import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequest } from '@remix-run/node-fetch-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
+import type { ViteDevServer } from 'vite'
 import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
 import { createBodyGate, withheldBodyRequest, type BodyGateHooks } from './body-gate.ts'
 import { limitBody } from './body-limit.ts'
 import { createManifestBudget } from './manifest-budget.ts'
+import { development } from './mode.ts'
 import { refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { respond } from './respond.ts'
@@ -21,12 +26,11 @@ import { createStaticHandler } from './static-files.ts'
 import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
-const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
 const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, logFormat)
 
-const build = (await import(pathToFileURL(path.join(buildDir, 'server', 'index.js')).href)) as ServerBuild
-const platform = build.entry.module as unknown as ObserveHooks &
+/** What the app's build hands the server (the exports of app/entry.server.tsx). */
+type AppHooks = ObserveHooks &
 	PageViewHook &
 	BodyGateHooks & {
 		/** The bytes of a page rendered whole (app/platform/document-body.server.ts), to write as they are. */
@@ -49,6 +53,25 @@ const platform = build.entry.module as unknown as ObserveHooks &
 		pageCache: PageCacheApp
 	}
 
+const server = http.createServer((req, res) => handle(req, res))
+
+/*
+ * The build. Production: the one in BUILD_DIR, loaded once. Development: Vite's, asked for again at
+ * each request (React Router's documented way for a server of one's own); Vite evaluates it again
+ * once a file it is made of has changed, so a request after an edit renders the edited code.
+ * Vite's hot reload speaks over this server's own port (its WebSocket upgrade).
+ */
+const vite: ViteDevServer | undefined = development
+	? await import('vite').then(({ createServer }) => createServer({ root, server: { middlewareMode: true, ws: { server } } }))
+	: undefined
+const loadDevBuild = async () => (await vite!.ssrLoadModule('virtual:react-router/server-build')) as ServerBuild
+const firstBuild: ServerBuild = vite
+	? await loadDevBuild()
+	: ((await import(pathToFileURL(path.join(root, process.env.BUILD_DIR ?? 'build', 'server', 'index.js')).href)) as ServerBuild)
+// The process's own life (the database, the job workers, shutdown, page-view counts) is in the first
+// build's hands: what it opens hangs on globalThis, so a later development build finds it there.
+const platform = firstBuild.entry.module as unknown as AppHooks
+
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 // The job workers start while the server already answers (their queues wait in the database).
 const fatal = (error: unknown): never => {
@@ -62,11 +85,45 @@ const { setupLink } = await platform.startBackground().then(({ workers, setupLin
 }, fatal)
 
 const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
-const observe = createObserver(build, platform)
-const serveStatic = createStaticHandler(path.join(buildDir, 'client'))
-const render = createRequestHandler(build, process.env.NODE_ENV)
-// Who may send a body where, asked before any of it is read (server/body-gate.ts).
-const admitBody = createBodyGate(build.routes, platform)
+const serveStatic = vite ? undefined : createStaticHandler(path.join(root, process.env.BUILD_DIR ?? 'build', 'client'))
+
+/**
+ * What serving takes from one build: React Router's handler, the route lookups of the metrics and
+ * of the body gate, and the anonymous page cache. Production has one for its life; development a new
+ * one after each edit, so that the page cache never serves a page rendered by code since edited.
+ */
+function createSite(build: ServerBuild) {
+	const app = build.entry.module as unknown as AppHooks
+	const render = createRequestHandler(build, process.env.NODE_ENV)
+	return {
+		build,
+		app,
+		render,
+		observe: createObserver(build, platform),
+		// Who may send a body where, asked before any of it is read (server/body-gate.ts).
+		admitBody: createBodyGate(build.routes, app),
+		// Anonymous visitors' public pages, from memory (server/page-cache.ts; the rule: app/cacheable-pages.ts).
+		pageCache: createPageCache({
+			build,
+			app: app.pageCache,
+			render,
+			siteUrl: env.SITE_URL,
+			onError: (error) => log.error({ err: error }, 'page cache error'),
+		}),
+	}
+}
+type Site = ReturnType<typeof createSite>
+let site = createSite(firstBuild)
+
+/** The site of Vite's current build (development), made again when the build has changed. */
+async function currentSite(): Promise<Site> {
+	const build = await loadDevBuild()
+	if (build !== site.build) {
+		site.pageCache.close()
+		site = createSite(build)
+	}
+	return site
+}
 
 /**
  * React Router's answer to a request, sent (server/respond.ts): compressed when the browser takes
@@ -74,7 +131,7 @@ const admitBody = createBodyGate(build.routes, platform)
  * that cannot be sent, is logged; the visitor gets a 500 unless the answer had already begun.
  * `withheld`: the request to render instead of the client's, when its body may not be read.
  */
-async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, withheld?: Request) {
+async function handleRequest(site: Site, req: http.IncomingMessage, res: http.ServerResponse, withheld?: Request) {
 	let request: Request
 	try {
 		request = withheld ?? createRequest(req, res)
@@ -84,9 +141,9 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 	}
 	const gone = () => res.destroyed || request.signal.aborted
 	try {
-		const response = await render(request)
+		const response = await site.render(request)
 		if (gone()) return
-		await respond(req, res, request, response, platform.wholeDocumentOf(response))
+		await respond(req, res, request, response, site.app.wholeDocumentOf(response))
 	} catch (error) {
 		if (gone()) return
 		log.error({ err: error }, 'unhandled error')
@@ -95,14 +152,6 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 	}
 }
 
-// Anonymous visitors' public pages, from memory (server/page-cache.ts; the rule: app/cacheable-pages.ts).
-const pageCache = createPageCache({
-	build,
-	app: platform.pageCache,
-	render,
-	siteUrl: env.SITE_URL,
-	onError: (error) => log.error({ err: error }, 'page cache error'),
-})
 const https = env.SITE_URL.startsWith('https://')
 // Paths React Router's /__manifest may match per client address (server/manifest-budget.ts).
 const manifestBudget = createManifestBudget()
@@ -120,23 +169,24 @@ const securityHeaders: Record<string, string> = {
 	...(https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
 }
 
-const server = http.createServer((req, res) => {
+function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	const started = process.hrtime.bigint()
 	for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value)
 	// The app reads the client address from this header alone; a client never gets to set it.
 	const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
 	req.headers['x-client-address'] = address
-	const reqId = observe.assignId(req, res, isTrustedProxy(req.socket.remoteAddress ?? ''))
+	const reqId = site.observe.assignId(req, res, isTrustedProxy(req.socket.remoteAddress ?? ''))
 	let pathname = '/'
 	let kind: 'static' | 'app' | 'refused' = 'refused'
 	countPageView?.(req, res)
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
-		log.info(
+		// Development: the many module requests of each page, answered by Vite, are logged at debug level.
+		log[vite && kind === 'static' ? 'debug' : 'info'](
 			{ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: address },
 			'request',
 		)
-		observe.record(req, res.statusCode, pathname, ms / 1000, kind)
+		site.observe.record(req, res.statusCode, pathname, ms / 1000, kind)
 	})
 
 	// Methods and hosts no browser sends: a short 405 or 400 (server/request-guard.ts).
@@ -155,29 +205,48 @@ const server = http.createServer((req, res) => {
 		return
 	}
 	kind = 'static'
-	if (serveStatic(req, res, pathname)) return
-	// Whatever answers from here (React Router, or a cache in front of it) is labelled by its route.
-	kind = 'app'
+	// Whatever answers after the files (React Router, or a cache in front of it) is labelled by its route.
+	if (!vite) {
+		if (serveStatic!(req, res, pathname)) return
+		kind = 'app'
+		serveApp(site, req, res, pathname, reqId, () => (kind = 'refused'))
+		return
+	}
+	// Development: Vite's own requests (modules, the public folder) first, then the current build.
+	vite.middlewares(req, res, (error?: unknown) => {
+		kind = 'app'
+		const failed = (error: unknown) => {
+			if (error instanceof Error) vite.ssrFixStacktrace(error)
+			log.error({ err: error }, 'development server error')
+			if (!res.headersSent) refuse(res, 500, `Erreur du serveur.\n\n${error instanceof Error ? error.stack : String(error)}`)
+		}
+		if (error) return failed(error)
+		currentSite().then((current) => serveApp(current, req, res, pathname, reqId, () => (kind = 'refused')), failed)
+	})
+}
+
+/** The app's part of a request: the body gate, the body limit, then the page cache or React Router. */
+function serveApp(site: Site, req: http.IncomingMessage, res: http.ServerResponse, pathname: string, reqId: string, refused: () => void) {
 	const serve = () => {
 		// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
 		if (!limitBody(req, res, pathname)) {
-			kind = 'refused'
+			refused()
 			return
 		}
-		observe.run(reqId, () => {
-			if (pageCache.take(req, res, () => void handleRequest(req, res))) return
-			void handleRequest(req, res)
+		site.observe.run(reqId, () => {
+			if (site.pageCache.take(req, res, () => void handleRequest(site, req, res))) return
+			void handleRequest(site, req, res)
 		})
 	}
 	// A body is read only once its sender may send it; the others are answered without it (server/body-gate.ts).
-	const admitted = observe.run(reqId, () => admitBody(req, pathname))
+	const admitted = site.observe.run(reqId, () => site.admitBody(req, pathname))
 	if (admitted === true) serve()
 	else
 		void admitted.then((allowed) => {
 			if (allowed) serve()
-			else observe.run(reqId, () => void handleRequest(req, res, withheldBodyRequest(req, res)))
+			else site.observe.run(reqId, () => void handleRequest(site, req, res, withheldBodyRequest(req, res)))
 		})
-})
+}
 
 server.keepAliveTimeout = 65_000
 server.headersTimeout = 66_000
@@ -248,6 +317,8 @@ async function shutdown(signal: string) {
 	const cut = inFlight.size
 	if (cut > 0) log.warn({ cut }, 'requests still running at the shutdown bound were cut')
 	server.closeAllConnections()
+	// Development: Vite's file watchers and hot-reload sockets.
+	await vite?.close().catch((error: unknown) => log.error({ err: error }, 'development server did not close cleanly'))
 	await released
 	try {
 		await platform.flushPageViews()

@@ -169,7 +169,7 @@ export function createPageCache(options: {
 		sizeCalculation: (entry) => entry.bodies.identity.length + entry.bodies.gzip.length + entry.bodies.br.length + 1024,
 	})
 	const filling = new Map<string, Promise<{ entry?: Entry; response?: Response }>>()
-	app.onChange(() => entries.clear())
+	const stopListening = app.onChange(() => entries.clear())
 
 	/** The cache key of a request the cache may answer (its path), or null: React Router renders it for this visitor. */
 	function cacheKey(req: http.IncomingMessage): string | null {
@@ -328,6 +328,11 @@ export function createPageCache(options: {
 		},
 		/** For tests and the bench: how much is kept. */
 		stats: () => ({ entries: entries.size, bytes: entries.calculatedSize }),
+		/** Forgets every page and stops listening for changes (a development build replaced by the next). */
+		close() {
+			stopListening()
+			entries.clear()
+		},
 	}
 
 	/**

@@ -71,7 +71,7 @@ export function getPlatform(): Promise<Platform> {
 	return holder.__bandPlatform
 }
 
-/** Starts the platform's own background workers (outbox mail); features add theirs in app/workers.server.ts. */
+/** Starts the platform's own background workers (outbox mail); features add theirs in app/background.server.ts. */
 export async function startPlatformWorkers(platform: Platform): Promise<void> {
 	await startMailWorker(platform.mailer, platform.jobs)
 	await startScheduledBackups(platform)

@@ -19,7 +19,7 @@ import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests
 const healthCheck = () => ({ request: new Request('http://localhost/healthz') }) as Parameters<typeof healthz.loader>[0]
 
 /*
- * Heavy admin work never holds the server (issue 25, item 1; docs/decisions/0022-heavy-work-in-slices.md):
+ * Heavy admin work never holds the server (docs/decisions/0022-heavy-work-in-slices.md):
  * a 100,000-line subscriber import is confirmed at once and written by its job in slices, with its
  * progress announced in steps; the subscriber export streams the whole list, complete and once; a
  * 100,000-code batch lets the event loop run between its chunks. Nothing here measures time: each

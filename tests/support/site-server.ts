@@ -120,8 +120,8 @@ export interface SiteServer {
 	output(): string
 	/** Settles when the process has exited: its code, or the signal that ended it. */
 	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-	/** SIGTERM, SIGKILL after `graceMs`; resolves once the process is gone. */
-	stop(graceMs?: number): Promise<void>
+	/** SIGTERM (or `signal`), SIGKILL after `graceMs`; resolves once the process is gone. */
+	stop(graceMs?: number, signal?: NodeJS.Signals): Promise<void>
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -132,13 +132,15 @@ function exited(child: ChildProcess): Promise<void> {
 /**
  * Starts `node server/index.ts` on a build, a free port and the given data folder (and database),
  * with nothing else from the caller's environment, and waits until /healthz answers.
+ * `development: true`: `node server/index.ts --dev` instead (`npm run dev`: Vite inside, no build).
  */
-export async function startSiteServer(options: {
-	buildDir: string
-	dataDir: string
-	env?: Record<string, string | undefined>
-	startTimeoutMs?: number
-}): Promise<SiteServer> {
+export async function startSiteServer(
+	options: ({ buildDir: string; development?: never } | { development: true; buildDir?: never }) & {
+		dataDir: string
+		env?: Record<string, string | undefined>
+		startTimeoutMs?: number
+	},
+): Promise<SiteServer> {
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
 	const env: Record<string, string> = {
@@ -146,8 +148,7 @@ export async function startSiteServer(options: {
 		HOME: process.env.HOME ?? os.tmpdir(),
 		IGNORE_DOTENV: '1',
 		TMPDIR: os.tmpdir(),
-		NODE_ENV: 'production',
-		BUILD_DIR: options.buildDir,
+		...(options.development ? {} : { NODE_ENV: 'production', BUILD_DIR: options.buildDir }),
 		DATA_DIR: options.dataDir,
 		HOST: '127.0.0.1',
 		PORT: String(port),
@@ -159,7 +160,8 @@ export async function startSiteServer(options: {
 	for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value
 
 	let output = ''
-	const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), ['server/index.ts'], {
+	const args = options.development ? ['server/index.ts', '--dev'] : ['server/index.ts']
+	const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'node'), args, {
 		cwd: ROOT,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -176,9 +178,9 @@ export async function startSiteServer(options: {
 		pid: child.pid!,
 		output: () => output,
 		exited: gone.then(() => ({ code: child.exitCode, signal: child.signalCode })),
-		async stop(graceMs = 5_000) {
+		async stop(graceMs = 5_000, signal: NodeJS.Signals = 'SIGTERM') {
 			if (child.exitCode !== null || child.signalCode !== null) return
-			child.kill('SIGTERM')
+			child.kill(signal)
 			const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
 			await gone
 			clearTimeout(timer)

@@ -100,8 +100,8 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 				)}
 			</section>
 			{/*
-			 * « Près de chez vous » (PRODUCT.md, fans near a show) comes here, as its own section above
-			 * the concerts, once members can give their town.
+			 * Planned, not built: « Près de chez vous », the shows near a member's town, comes here as its
+			 * own section above the concerts once members can give their town.
 			 */}
 			<MemberUpcoming events={loaderData.events} hasPast={loaderData.hasPast} className="mt-12" />
 			<div className="mt-12">

@@ -1,6 +1,7 @@
 /*
- * Every redirect rule of the issue, checked on the first response (redirects not followed), then a
- * few of them in the browser the way a visitor meets them.
+ * Every redirect rule of the site (unknown paths, an id left out, the sign-in guard and its
+ * redirectTo, signed-in visitors on the sign-in pages, /banner), checked on the first response
+ * (redirects not followed), then a few of them in the browser the way a visitor meets them.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test'
 import { auditReport, audits } from '../support/axe.ts'
 import { closeAll, h, recordCookies, ROOT } from '../support/harness.ts'
 
-/** The kinds of page the issue wants audited; each must have been visited at least once. */
+/** The kinds of page that must be audited with axe; each must have been visited at least once. */
 const REQUIRED_AUDITS = [
 	'landing',
 	'sign-in',
