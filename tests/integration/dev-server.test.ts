@@ -12,11 +12,13 @@ import { isRunning, ROOT, startSiteServer, type SiteServer } from '../support/si
  * of its own, these fail.
  */
 const kind = databaseKind()
+// Which database is behind does not change how development is served: once, on the default one.
+const once = kind === 'pglite'
 
 let server: SiteServer
 let database: TestDatabase
 
-describe(`the development server (npm run dev) on ${kind}`, () => {
+describe.runIf(once)(`the development server (npm run dev) on ${kind}`, () => {
 	beforeAll(async () => {
 		database = await createMigratedTestDatabase()
 		server = await startSiteServer({
