@@ -175,7 +175,8 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 		expect(text).toMatch(/^band_process_uptime_seconds \d+$/m)
 		expect(text).toMatch(/^# TYPE band_nodejs_eventloop_lag_seconds gauge$/m)
 		// Every sample line is `name{labels} number`.
-		for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^[a-z_][a-z0-9_]*(\{[^}]*\})? -?[\d.e+-]+$/)
+		for (const line of text.split('\n').filter((l) => l && !l.startsWith('#')))
+			expect(line).toMatch(/^[a-z_][a-z0-9_]*(\{[^}]*\})? -?[\d.e+-]+$/)
 	})
 	it('while PostgreSQL is away under load, every request answers in French, and the same process serves again once it is back', async () => {
 		const name = new URL(database.databaseUrl!).pathname.slice(1)
