@@ -28,7 +28,7 @@ import { MEMBER_CHANGE_TOPIC, type Realtime } from './realtime.server.ts'
  *   of queries, now one. A request that arrives after an invalidation never joins a read started
  *   before it.
  *
- * See docs/decisions/0008-session-memory.md.
+ * See docs/decisions/0008-session-memory.md and 0023-session-memory-forgotten-by-the-database.md.
  */
 
 export const SESSION_CACHE_TTL_MS = 5_000
