@@ -1,5 +1,6 @@
 import type http from 'node:http'
 import { createHeaders } from '@remix-run/node-fetch-server'
+import { LRUCache } from 'lru-cache'
 import { matchRoutes, type ServerBuild } from 'react-router'
 import { routeTree } from '../app/platform/route-tree.ts'
 import { closeWithoutReading } from './body-limit.ts'
@@ -56,13 +57,15 @@ const stricter = (a: Required, b: Required): Required => (a === 'admin' || b ===
  * `requiredRole(pathname)`: who may send a body to this path (the path as the request line has it,
  * `.data` included), from the route modules React Router matches and from the address itself,
  * whichever asks more. A path that cannot be decoded asks for an admin (nothing serves it anyway).
+ * The last `remembered` paths asked about are remembered (least recently used go first).
  */
 export function createRequiredRole(routes: ServerBuild['routes'], remembered = 2_000) {
 	const tree = routeTree(routes)
-	const known = new Map<string, Required>()
+	// lru-cache keeps no null: « anyone » stands for it.
+	const known = new LRUCache<string, NonNullable<Required> | 'anyone'>({ max: remembered })
 	return (pathname: string): Required => {
 		const cached = known.get(pathname)
-		if (cached !== undefined) return cached
+		if (cached !== undefined) return cached === 'anyone' ? null : cached
 		const path = routerPath(pathname)
 		let role: Required = path === null ? 'admin' : requiredByPath(path)
 		if (path !== null) {
@@ -71,8 +74,7 @@ export function createRequiredRole(routes: ServerBuild['routes'], remembered = 2
 				role = stricter(role, ADMIN_MODULES.test(id) ? 'admin' : MEMBER_MODULES.test(id) ? 'member' : null)
 			}
 		}
-		if (known.size >= remembered) known.clear()
-		known.set(pathname, role)
+		known.set(pathname, role ?? 'anyone')
 		return role
 	}
 }

@@ -34,12 +34,13 @@ describe('the /__manifest budget', () => {
 		for (let k = 0; k < 50; k++) expect(allow('203.0.113.7', ask(SMALL, 200 + k * SMALL), 2 + k)).toBe(true)
 	})
 
-	it('forgets every address once it remembers too many', () => {
+	it('forgets the least recently seen address once it remembers too many', () => {
 		const allow = createManifestBudget({ paths: 40, windowMs: 60_000, addresses: 2 })
 		expect(allow('a', ask(40), 0)).toBe(true)
-		expect(allow('a', ask(20), 1)).toBe(false)
-		expect(allow('b', ask(20), 2)).toBe(true)
-		expect(allow('c', ask(20), 3)).toBe(true) // the memory starts over: « a » is forgotten
-		expect(allow('a', ask(20), 4)).toBe(true)
+		expect(allow('b', ask(40), 1)).toBe(true)
+		expect(allow('a', ask(20), 2)).toBe(false)
+		expect(allow('c', ask(20), 3)).toBe(true) // « b » is forgotten, « a » (seen last) is kept
+		expect(allow('a', ask(20), 4)).toBe(false)
+		expect(allow('b', ask(20), 5)).toBe(true)
 	})
 })

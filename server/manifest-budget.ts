@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache'
+
 /*
  * React Router's `/__manifest` (lazy route discovery) matches every path a browser asks about:
  * the links of a page whose routes it has not met yet, all in one request. Each path costs some
@@ -15,7 +17,7 @@ export interface ManifestBudgetOptions {
 	/** Paths one address may have matched per window. */
 	paths: number
 	windowMs: number
-	/** Addresses remembered at most; past that the memory starts over. */
+	/** Addresses remembered at most; past that the least recently seen is forgotten. */
 	addresses: number
 }
 
@@ -32,13 +34,12 @@ export function pathsAskedFor(search: string): number {
 /** `allow(address, search)`: whether this request still fits the address's budget (and spends it). */
 export function createManifestBudget(options: Partial<ManifestBudgetOptions> = {}) {
 	const { paths, windowMs, addresses } = { ...DEFAULTS, ...options }
-	const spent = new Map<string, { paths: number; since: number }>()
+	const spent = new LRUCache<string, { paths: number; since: number }>({ max: addresses })
 	return function allow(address: string, search: string, now = Date.now()): boolean {
 		const asked = pathsAskedFor(search)
 		if (asked <= SMALL) return true
 		let entry = spent.get(address)
 		if (!entry || now - entry.since >= windowMs) {
-			if (!entry && spent.size >= addresses) spent.clear()
 			entry = { paths: 0, since: now }
 			spent.set(address, entry)
 		}

@@ -1,4 +1,5 @@
 import type http from 'node:http'
+import { LRUCache } from 'lru-cache'
 
 /*
  * What no browser sends is refused before anything else reads the request, with a short French
@@ -10,14 +11,13 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export const ALLOWED_METHODS = [...METHODS].join(', ')
 
 /** Host headers found valid lately: a site answers to a handful, every request names one. */
-const validHosts = new Set<string>()
+const validHosts = new LRUCache<string, true>({ max: 64 })
 
 /** A Host header a URL can be built on: a name or an address, and a port in 1–65535 if any. */
 export function isValidHost(host: string | undefined): boolean {
 	if (host !== undefined && validHosts.has(host)) return true
 	if (!checkHost(host)) return false
-	if (validHosts.size >= 64) validHosts.clear()
-	validHosts.add(host!)
+	validHosts.set(host!, true)
 	return true
 }
 

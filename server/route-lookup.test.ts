@@ -31,12 +31,12 @@ describe('createRouteLookup', () => {
 		expect(lookup('/nowhere')).toBe('catch-all')
 	})
 
-	it('stays right when it remembers a path, and once its memory is full and starts over', () => {
+	it('stays right when it remembers a path, and once its memory is full and it forgets the oldest', () => {
 		const lookup = createRouteLookup(routes, 2)
 		expect(lookup('/events')).toBe('events')
 		expect(lookup('/events')).toBe('events')
 		expect(lookup('/')).toBe('home')
-		// Full: this new path starts the memory over.
+		// Full: this new path pushes out the least recently used one.
 		expect(lookup('/events/z')).toBe('event')
 		expect(lookup('/events')).toBe('events')
 		expect(lookup('/')).toBe('home')

@@ -12,7 +12,6 @@ import { redactUrl } from './redact-url.ts'
 import { scryptPasswords } from './test-password-hash.server.ts'
 import type { Logger } from 'pino'
 import { getT } from './i18n.server.ts'
-import { forgetMember } from './session-cache.server.ts'
 
 /** The header our HTTP server sets to the real client address (never taken from the client). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address'
@@ -201,7 +200,6 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				if (isListedAdmin({ email: user.email, emailVerified: true })) {
 					await db.update(schema.user).set({ role: 'admin' }).where(eq(schema.user.id, user.id))
 				}
-				await forgetMember(user.id)
 			},
 		},
 		user: {
@@ -247,13 +245,11 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 			},
 		},
 		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), ...oidc],
-		// Every change Better Auth makes to a session or an account (sign-out, revocations, password,
-		// e-mail, role, ban, deletion) forgets the member's remembered sessions, here and on every
-		// instance (app/platform/session-cache.server.ts). The `after` hooks run once committed.
+		// A change Better Auth makes to a session or an account (sign-out, revocations, password, e-mail,
+		// role, ban, deletion) reaches the remembered sessions through the database's own signal
+		// (app/platform/session-cache.server.ts), like every other write.
 		databaseHooks: {
 			user: {
-				update: { after: async (user) => forgetMember(user.id) },
-				delete: { after: async (user) => forgetMember(user.id) },
 				create: {
 					before: async (user, context) => {
 						// A federated identity creates an account only with an address its provider verified:
@@ -264,8 +260,6 @@ export function createAuth(options: { db: Db; env: Env; secret: string; emails: 
 				},
 			},
 			session: {
-				update: { after: async (session) => forgetMember(session.userId) },
-				delete: { after: async (session) => forgetMember(session.userId) },
 				create: {
 					// The one place every session is made (password, provider, verification, reset): none for
 					// an account whose address nobody has proved yet.

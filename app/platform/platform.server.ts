@@ -54,8 +54,8 @@ async function open(): Promise<Platform> {
 		await grantListedAdmins(database.db, env)
 		const storage = await createStorage(env, secret)
 		const realtime = await startRealtime(database, logger)
-		// Sessions remembered for a few seconds, forgotten on every instance when one is revoked.
-		holder.__bandSessionCache = connectSessionCache(realtime, logger)
+		// Sessions remembered for a few seconds, forgotten on every instance when the database signals a change.
+		holder.__bandSessionCache = connectSessionCache(realtime)
 		return { env, logger, database, jobs, mailer, emails, auth, limits, storage, realtime }
 	} catch (error) {
 		await database.close().catch(() => {})

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { Logger } from 'pino'
-import type { Database, Db } from './db/client.server.ts'
+import { MEMBER_CHANGE_CHANNEL, type Database, type Db } from './db/client.server.ts'
 
 /*
  * Live updates across every instance: Postgres LISTEN/NOTIFY, which PGlite has too, so one
@@ -13,9 +13,14 @@ import type { Database, Db } from './db/client.server.ts'
  *
  * A notification sent inside a transaction is delivered only if it commits (Postgres semantics):
  * pass the transaction to `publish` to tie the signal to the write.
+ *
+ * The database's own triggers signal too (MEMBER_CHANGE_CHANNEL): their signals reach the listeners
+ * of MEMBER_CHANGE_TOPIC, the signal of a write this process made before that write returns.
  */
 
 const CHANNEL = 'band_realtime'
+/** The members whose account, sessions, avatar or unlocked contents a committed statement changed: their ids, or '*' for all. */
+export const MEMBER_CHANGE_TOPIC = 'member-change'
 /** Largest payload accepted before sending (Postgres refuses above 8000 bytes). */
 const MAX_PAYLOAD_BYTES = 7_000
 
@@ -31,29 +36,52 @@ export interface Realtime {
 
 export async function startRealtime(database: Database, logger: Logger): Promise<Realtime> {
 	const listeners = new Map<string, Set<Listener>>()
-	const deliver = (raw: string) => {
-		let message: { t?: unknown; d?: unknown }
-		try {
-			message = JSON.parse(raw) as { t?: unknown; d?: unknown }
-		} catch {
-			return
-		}
-		if (typeof message.t !== 'string') return
-		for (const listener of listeners.get(message.t) ?? []) {
+	const dispatch = (topic: string, data: unknown) => {
+		for (const listener of listeners.get(topic) ?? []) {
 			try {
-				listener(message.d)
+				listener(data)
 			} catch (error) {
-				logger.error({ err: error, topic: message.t }, 'realtime listener failed')
+				logger.error({ err: error, topic }, 'realtime listener failed')
 			}
 		}
+	}
+	const parse = (raw: string): unknown => {
+		try {
+			return JSON.parse(raw)
+		} catch {
+			return undefined
+		}
+	}
+	const deliver = (raw: string) => {
+		const message = parse(raw) as { t?: unknown; d?: unknown } | undefined
+		if (typeof message?.t === 'string') dispatch(message.t, message.d)
+	}
+	const deliverMemberChange = (raw: string) => {
+		const members = parse(raw)
+		if (members !== undefined) dispatch(MEMBER_CHANGE_TOPIC, members)
 	}
 
 	let stop: () => Promise<void>
 	if (database.kind === 'pglite') {
-		const unlisten = await database.pglite!.listen(CHANNEL, deliver)
-		stop = () => unlisten()
+		// PGlite hands a committed statement's notifications to its listeners before the statement returns.
+		const unlisten = [
+			await database.pglite!.listen(CHANNEL, deliver),
+			await database.pglite!.listen(MEMBER_CHANGE_CHANNEL, deliverMemberChange),
+		]
+		stop = async () => {
+			for (const one of unlisten) await one()
+		}
 	} else {
-		stop = await listenOnPostgres(database.url!, deliver, logger)
+		const closeListener = await listenOnPostgres(
+			database.url!,
+			{ [CHANNEL]: deliver, [MEMBER_CHANGE_CHANNEL]: deliverMemberChange },
+			logger,
+		)
+		const stopPooled = database.onPooledSignal?.(deliverMemberChange)
+		stop = async () => {
+			stopPooled?.()
+			await closeListener()
+		}
 	}
 
 	return {
@@ -83,7 +111,11 @@ export async function startRealtime(database: Database, logger: Logger): Promise
  * server closes it (a restart, a failover), it is opened again with a growing pause; notifications
  * sent meanwhile are lost, which listeners tolerate: they re-read state on the next signal.
  */
-async function listenOnPostgres(url: string, deliver: (raw: string) => void, logger: Logger): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+	url: string,
+	channels: Record<string, (raw: string) => void>,
+	logger: Logger,
+): Promise<() => Promise<void>> {
 	let client: pg.Client | null = null
 	let closed = false
 	let retryMs = 500
@@ -92,7 +124,7 @@ async function listenOnPostgres(url: string, deliver: (raw: string) => void, log
 	const connect = async (): Promise<void> => {
 		const next = new pg.Client({ connectionString: url })
 		next.on('notification', (message) => {
-			if (message.channel === CHANNEL && message.payload) deliver(message.payload)
+			if (message.payload) channels[message.channel]?.(message.payload)
 		})
 		next.on('error', (error) => {
 			logger.warn({ reason: error.message }, 'realtime connection lost; reconnecting')
@@ -100,7 +132,7 @@ async function listenOnPostgres(url: string, deliver: (raw: string) => void, log
 		})
 		next.on('end', () => reconnect(next))
 		await next.connect()
-		await next.query(`LISTEN ${CHANNEL}`)
+		for (const channel of Object.keys(channels)) await next.query(`LISTEN ${channel}`)
 		client = next
 		retryMs = 500
 	}

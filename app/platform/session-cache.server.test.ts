@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { cachedForMember, cachedSession, forgetMember, sessionCacheKey } from './session-cache.server.ts'
+import { cachedForMember, cachedSession, forgetSignalled, sessionCacheKey } from './session-cache.server.ts'
 
 /** A read that answers when told to, counting how many times it was started. */
 function controlledRead<T>(values: T[]) {
@@ -33,7 +33,7 @@ describe('reads of the session memory', () => {
 	test('a request arriving after an invalidation never joins a read started before it', async () => {
 		const db = controlledRead([session('u-change', 'avant'), session('u-change', 'après')])
 		const before = cachedSession('key-change', db.read)
-		await forgetMember('u-change')
+		forgetSignalled(['u-change'])
 		const after = cachedSession('key-change', db.read)
 		expect(db.count).toBe(2)
 		db.answer(1)
@@ -63,7 +63,7 @@ describe('reads of the session memory', () => {
 		expect(db.count).toBe(1)
 		db.answer(0)
 		expect(new Set((await Promise.all(pending)).map((v) => v.length))).toEqual(new Set([1]))
-		await forgetMember('u-data')
+		forgetSignalled(['u-data'])
 		const fresh = cachedForMember('u-data', 'grants', db.read)
 		expect(db.count).toBe(2)
 		db.answer(1)

@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import type { Logger } from 'pino'
-import type { Realtime } from './realtime.server.ts'
+import { MEMBER_CHANGE_TOPIC, type Realtime } from './realtime.server.ts'
 
 /*
  * A short memory of the sessions Better Auth has just validated, so that a signed-in visitor's
@@ -13,14 +12,15 @@ import type { Realtime } from './realtime.server.ts'
  * - An entry lives SESSION_CACHE_TTL_MS at most, never past the session's own expiry; the cache
  *   holds SESSION_CACHE_MAX entries (least recently used go first). Unknown or refused cookies are
  *   never remembered: every one of them goes to Better Auth.
- * - Revocation guarantee: whatever ends a session or changes what it carries (sign-out, revoking
- *   sessions, a password change, a role change, an e-mail change or confirmation, a profile edit,
- *   the account's deletion) calls `forgetMember(userId)` once the change is committed. On the
- *   instance that made the change the member's entries are gone before the action answers, so the
- *   very next request there reads the database. Every other instance drops them when the realtime
- *   signal (LISTEN/NOTIFY) arrives, in practice milliseconds; should a signal be lost, an entry
- *   still dies within SESSION_CACHE_TTL_MS. A change made by hand in the database (outside the app)
- *   takes effect within that TTL too.
+ * - Revocation guarantee, with nothing for a writer to remember: the database itself signals every
+ *   committed statement that changes what a session shows (the member's account row, their
+ *   sessions, their avatars, the contents their codes unlocked: triggers of
+ *   drizzle/0011_member_change_signal.sql, on MEMBER_CHANGE_TOPIC), whoever made it (the site,
+ *   Better Auth, a script, an administrator by hand). On the instance that made the change the
+ *   member's entries are gone before the write returns, so the very next request there reads the
+ *   database. Every other instance drops them when the signal arrives, in practice milliseconds;
+ *   should a signal be lost (a listening connection broken), an entry still dies within
+ *   SESSION_CACHE_TTL_MS.
  * - A read that started before a change and ends after it is not remembered (`epoch`), so a stale
  *   answer cannot come back into the cache after its invalidation.
  * - Requests for the same key that arrive while it is being read wait for that read instead of
@@ -28,12 +28,11 @@ import type { Realtime } from './realtime.server.ts'
  *   of queries, now one. A request that arrives after an invalidation never joins a read started
  *   before it.
  *
- * See docs/decisions/0008-session-memory.md.
+ * See docs/decisions/0008-session-memory.md and 0023-session-memory-forgotten-by-the-database.md.
  */
 
 export const SESSION_CACHE_TTL_MS = 5_000
 const SESSION_CACHE_MAX = 5_000
-const TOPIC = 'session-cache'
 
 interface Entry {
 	userId: string
@@ -43,7 +42,6 @@ interface Entry {
 const entries = new LRUCache<string, Entry>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_TTL_MS })
 /** Moves on at every invalidation: a read that saw another epoch at its start is not stored. */
 let epoch = 0
-let signal: { realtime: Realtime; logger: Logger } | null = null
 
 /** The cache key of this request's session cookie(s), or null when it carries none. */
 export function sessionCacheKey(cookieHeader: string | null): string | null {
@@ -96,14 +94,24 @@ function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
 }
 
 /*
- * The same memory, for what every page of the member's dashboard shows and only they change (their
- * avatar, the contents their codes unlocked): read once per SESSION_CACHE_TTL_MS, and forgotten with
- * their sessions by `forgetMember`, which the writers of that data call.
+ * The same memory, for what every page of the member's dashboard shows and only they change: read
+ * once per SESSION_CACHE_TTL_MS, and forgotten with their sessions when the database signals a
+ * change of the table it comes from. A new kind of data goes in MEMBER_DATA with its table, and that
+ * table gets the triggers (tests/integration/session-cache.test.ts checks that every one has them).
  */
+export const MEMBER_DATA = {
+	/** Their latest ready avatar. */
+	avatar: 'media',
+	/** The campaigns their codes unlocked. */
+	grants: 'code_redemption',
+} as const
+/** The tables a session is read from (Better Auth's `getSession`). */
+export const SESSION_TABLES = ['user', 'session'] as const
+
 const memberData = new LRUCache<string, { userId: string; value: unknown }>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_TTL_MS })
 
 /** This member's `name` data, from memory or from `read()`. Treat the answer as read-only. */
-export async function cachedForMember<T>(userId: string, name: string, read: () => Promise<T>): Promise<T> {
+export async function cachedForMember<T>(userId: string, name: keyof typeof MEMBER_DATA, read: () => Promise<T>): Promise<T> {
 	const key = `${userId}\u0000${name}`
 	const hit = memberData.get(key)
 	if (hit) return hit.value as T
@@ -115,43 +123,26 @@ export async function cachedForMember<T>(userId: string, name: string, read: () 
 	})
 }
 
-function dropLocally(userId: string | null) {
+function forgetEveryone() {
 	epoch += 1
-	if (userId === null) {
-		entries.clear()
-		memberData.clear()
-		return
-	}
-	for (const [key, entry] of entries.entries()) if (entry.userId === userId) entries.delete(key)
-	for (const [key, entry] of memberData.entries()) if (entry.userId === userId) memberData.delete(key)
+	entries.clear()
+	memberData.clear()
 }
 
-/**
- * Forgets every remembered session of this member, and their remembered data (or everyone's, with
- * null): here at once, on the other instances through the realtime signal. Call it once the change
- * is committed.
- */
-export async function forgetMember(userId: string | null): Promise<void> {
-	dropLocally(userId)
-	if (!signal) return
-	try {
-		await signal.realtime.publish(TOPIC, { userId })
-	} catch (error) {
-		// The other instances still drop the entry within SESSION_CACHE_TTL_MS.
-		signal.logger.error({ err: error, userId }, 'session cache invalidation could not be sent to the other instances')
-	}
+/** Forgets what the database's signal names: some members' ids, or anything else for everyone. */
+export function forgetSignalled(members: unknown): void {
+	if (!Array.isArray(members)) return forgetEveryone()
+	const ids = new Set(members.filter((id): id is string => typeof id === 'string'))
+	epoch += 1
+	for (const [key, entry] of entries.entries()) if (ids.has(entry.userId)) entries.delete(key)
+	for (const [key, entry] of memberData.entries()) if (ids.has(entry.userId)) memberData.delete(key)
 }
 
-/** Listens to the other instances' invalidations; returns the way to stop. */
-export function connectSessionCache(realtime: Realtime, logger: Logger): () => void {
-	signal = { realtime, logger }
-	const stop = realtime.subscribe(TOPIC, (data) => {
-		const userId = (data as { userId?: unknown } | null)?.userId
-		dropLocally(typeof userId === 'string' ? userId : null)
-	})
+/** Listens to the database's signals of member changes (every instance's); returns the way to stop. */
+export function connectSessionCache(realtime: Realtime): () => void {
+	const stop = realtime.subscribe(MEMBER_CHANGE_TOPIC, forgetSignalled)
 	return () => {
 		stop()
-		signal = null
-		dropLocally(null)
+		forgetEveryone()
 	}
 }

@@ -166,12 +166,17 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 		const text = await response.text()
 		expect(text).toMatch(/band_http_requests_total\{route="routes\/public\/events",method="GET",status="200"\} \d+/)
 		expect(text).toMatch(/band_http_requests_total\{route="routes\/public\/events",method="GET",status="500"\} 1/)
-		expect(text).toMatch(/band_http_request_duration_seconds_bucket\{route="routes\/public\/events",le="\+Inf"\} \d+/)
+		expect(text).toMatch(/band_http_request_duration_seconds_bucket\{le="\+Inf",route="routes\/public\/events"\} \d+/)
 		expect(text).toMatch(/band_job_queue_jobs\{queue="mail\.send",state="queued"\} \d+/)
 		expect(text).toMatch(/band_outbox_mails\{status="queued"\} \d+/)
 		expect(text).toMatch(/band_mails_total\{result="sent"\} 0/)
+		// Node's own figures come along (prom-client's default metrics), under the same prefix.
+		expect(text).toMatch(/^band_process_resident_memory_bytes \d+$/m)
+		expect(text).toMatch(/^band_process_uptime_seconds \d+$/m)
+		expect(text).toMatch(/^# TYPE band_nodejs_eventloop_lag_seconds gauge$/m)
 		// Every sample line is `name{labels} number`.
-		for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/)
+		for (const line of text.split('\n').filter((l) => l && !l.startsWith('#')))
+			expect(line).toMatch(/^[a-z_][a-z0-9_]*(\{[^}]*\})? -?[\d.e+-]+$/)
 	})
 	it('while PostgreSQL is away under load, every request answers in French, and the same process serves again once it is back', async () => {
 		const name = new URL(database.databaseUrl!).pathname.slice(1)

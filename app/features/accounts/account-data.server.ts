@@ -19,7 +19,6 @@ import { memberNewsletterData } from '#app/features/newsletter/subscribers.serve
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * A member's rights over their data (RGPD): a copy of everything the site holds about them
@@ -190,8 +189,6 @@ export async function erasePersonalData(db: Db, member: Member): Promise<void> {
 	await db.transaction(async (tx) => {
 		for (const step of ERASERS) await step.erase(tx, member)
 	})
-	// Its sessions went with the account: none may still be answered from memory.
-	await forgetMember(member.id)
 }
 
 /**

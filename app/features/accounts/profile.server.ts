@@ -7,7 +7,6 @@ import { NAME_MAX } from './rules.ts'
 import type { Profile } from './types.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 export type { Profile }
 
@@ -91,8 +90,6 @@ export async function updateProfile(db: Db, userId: string, update: Extract<Prof
 	for (const field of update.clear) changes[field] = null
 	if (Object.keys(changes).length > 0) {
 		await db.update(user).set(changes).where(eq(user.id, userId))
-		// The name the pages show comes with the session read: not the one remembered before.
-		await forgetMember(userId)
 	}
 	return getProfile(db, userId)
 }

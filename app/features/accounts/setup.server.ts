@@ -3,7 +3,6 @@ import { and, eq, ne } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { siteSetting, user } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * First run: while the site has no administrator, the server prints a one-time link in its log
@@ -62,13 +61,10 @@ export async function isSetupTokenValid(db: Db, token: string, forUser?: string)
 /** Spends the token (single use) and makes the account an admin, in one transaction. */
 export async function completeSetup(db: Db, token: string, userId: string): Promise<boolean> {
 	if (!(await isSetupTokenValid(db, token, userId))) return false
-	const done = await db.transaction(async (tx) => {
+	return db.transaction(async (tx) => {
 		const deleted = await tx.delete(siteSetting).where(eq(siteSetting.key, SETTING)).returning({ key: siteSetting.key })
 		if (deleted.length === 0) return false
 		await tx.update(user).set({ role: 'admin' }).where(eq(user.id, userId))
 		return true
 	})
-	// The role comes with the session read: the very next request must see it.
-	if (done) await forgetMember(userId)
-	return done
 }

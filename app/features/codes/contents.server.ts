@@ -59,7 +59,8 @@ export async function unlockedBy(db: Db, campaignId: string): Promise<Unlocked |
 
 /** « Mes contenus »: every campaign the member's codes unlocked, newest first, with fresh download links. */
 export async function memberContents(db: Db, env: Env, userId: string, now = new Date()): Promise<Unlocked[]> {
-	// Read once per few seconds per member (every dashboard page shows it); a new grant forgets it.
+	// Read once per few seconds per member (every dashboard page shows it); forgotten as soon as
+	// one of their redemptions changes (the database's signal, app/platform/session-cache.server.ts).
 	const grants = await cachedForMember(userId, 'grants', () =>
 		db
 			.selectDistinctOn([codeRedemption.campaignId], { campaignId: codeRedemption.campaignId, grantedAt: codeRedemption.grantedAt })

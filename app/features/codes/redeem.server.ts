@@ -6,7 +6,6 @@ import { code, codeAttempt, codeBatch, codeCampaign, codeRedemption, type Redeem
 import { CODE_RETENTION } from './rules.ts'
 import { hashToken, newId, newToken } from './ids.server.ts'
 import { releaseExpiredReservations, type Executor } from './reservations.server.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * Redemption. A use is taken by one conditional UPDATE (`uses < max_uses`) in the same transaction
@@ -125,11 +124,7 @@ export async function redeemForMember(db: Db, normalised: string, userId: string
 				grantedAt: now,
 			})
 		})
-		// The dashboard lists the member's contents from memory (memberContents): the new one at once.
-		if (granted) {
-			await forgetMember(userId)
-			return { outcome: 'granted', campaignId: found.campaignId }
-		}
+		if (granted) return { outcome: 'granted', campaignId: found.campaignId }
 		// No use left: perhaps this very member's other request took the last one a moment ago (its
 		// update held the row until it committed, so its grant is visible now).
 		return (await ownedCampaign(db, normalised, userId)) ? { outcome: 'already', campaignId: found.campaignId } : { outcome: 'used_up' }
@@ -183,7 +178,6 @@ export async function claimReservation(db: Db, token: string, userId: string, no
 			.set({ status: 'granted', userId, grantedAt: now, tokenHash: null, reservedUntil: null })
 			.where(and(eq(codeRedemption.tokenHash, hash), eq(codeRedemption.status, 'reserved')))
 			.returning({ campaignId: codeRedemption.campaignId })
-		if (claimed) await forgetMember(userId)
 		return claimed ? { outcome: 'granted', campaignId: claimed.campaignId } : { outcome: 'invalid' }
 	} catch (error) {
 		if (!isUniqueViolation(error)) throw error

@@ -25,7 +25,7 @@ import {
  *   it is trusted again; otherwise the page is read afresh. So another instance's edit (N
  *   processes on one PostgreSQL) shows here within FRESH_MS, and the cover's background job
  *   finishing (which changes the media row, not the event) is seen too.
- * - The landing's next events and the pages of /events: re-read every FRESH_MS.
+ * - The landing's next events and the pages of /events: re-read every FRESH_MS (MAX_LISTS kept).
  * (The rendered page itself, as cookie-less visitors get it, is kept by server/page-cache.ts.)
  * - Every change of public content (`publicContentChanged`, sent by the admin editor after every
  *   save, publish or delete, on any instance) drops every entry at once.
@@ -38,6 +38,8 @@ import {
 export const FRESH_MS = 5_000
 /** Entries kept at most (least recently used go first): unknown ids are never stored. */
 const MAX_PAGES = 500
+/** Lists kept at most: the landing's, and the pages of /events a visitor may number at will. */
+const MAX_LISTS = 100
 
 /**
  * The clock the page cache reads (performance-free, so that a test can hand its own `now`): set by
@@ -62,7 +64,8 @@ const pages = new LRUCache<string, EventDetail, Db>({
 		return (await loadEventDetail(db, id)) ?? undefined
 	},
 })
-let lists = new Map<string, { value: unknown; checkedAt: number }>()
+/** The landing's next events and the pages of /events, each trusted for FRESH_MS. */
+const lists = new LRUCache<string, { value: unknown }>({ max: MAX_LISTS, ttl: FRESH_MS, ttlResolution: 0, perf: { now: () => clock } })
 let generation = 0
 
 /** Forget what is cached about this event (and every list), or about every event. */
@@ -73,7 +76,7 @@ export function invalidateEventCache(eventId?: string): void {
 	} else {
 		pages.delete(eventId)
 	}
-	lists = new Map()
+	lists.clear()
 }
 
 onPublicContentChange(() => invalidateEventCache())
@@ -103,23 +106,23 @@ export async function cachedNextEvents(
 	limit: number,
 	now: number = Date.now(),
 ): Promise<{ events: EventSummary[]; hasPast: boolean }> {
-	const key = `next:${limit}`
-	const hit = lists.get(key)
-	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as { events: EventSummary[]; hasPast: boolean }
-	const startedAt = generation
-	const value = await nextEvents(db, limit, new Date(now))
-	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
-	return value
+	return cachedList(`next:${limit}`, now, () => nextEvents(db, limit, new Date(now)))
 }
 
 /** A page of /events (upcoming, then past), re-read at most every FRESH_MS: the same for every visitor. */
 export async function cachedEventsPage(db: Db, page: number, now: number = Date.now()): Promise<EventsPage> {
-	const key = `events:${page}`
+	return cachedList(`events:${page}`, now, () => eventsPage(db, page, { now: new Date(now) }))
+}
+
+/** A list from memory while fresh, else read and kept unless an invalidation came meanwhile. */
+async function cachedList<T>(key: string, now: number, read: () => Promise<T>): Promise<T> {
+	clock = now
 	const hit = lists.get(key)
-	if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as EventsPage
+	if (hit) return hit.value as T
 	const startedAt = generation
-	const value = await eventsPage(db, page, { now: new Date(now) })
-	if (startedAt === generation) lists.set(key, { value, checkedAt: now })
+	const value = await read()
+	clock = now
+	if (startedAt === generation) lists.set(key, { value })
 	return value
 }
 

@@ -64,8 +64,8 @@ export async function mediaStatus(
 
 /** The member's avatar: their latest ready one, or null. */
 export async function memberAvatar(db: Db, userId: string): Promise<(PublicImage & { id: string }) | null> {
-	// Every dashboard page shows it: read once per few seconds per member. A new avatar ready
-	// (processMedia) or a removal forgets it.
+	// Every dashboard page shows it: read once per few seconds per member, forgotten as soon as one
+	// of their avatars changes (the database's signal, app/platform/session-cache.server.ts).
 	return cachedForMember(userId, 'avatar', async () => {
 		const [row] = await db
 			.select()

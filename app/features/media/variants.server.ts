@@ -8,7 +8,6 @@ import { getT } from '#app/platform/i18n.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
 import { variantKey, type VariantFormat } from './media-keys.ts'
 import { AVATAR_SIZES, COVER_WIDTHS, MAX_INPUT_PIXELS, type MediaKind } from './rules.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * The renditions of an uploaded image. Covers keep their proportions (pages frame them with CSS,
@@ -164,8 +163,6 @@ export async function processMedia(deps: ProcessDeps, mediaId: string, attempt: 
 			.update(media)
 			.set({ status: 'ready', progress: 100, variants, width: largest.width, height: largest.height, error: null })
 			.where(and(eq(media.id, mediaId), eq(media.status, 'processing')))
-		// The dashboard shows a member's avatar from memory (memberAvatar): the new one at once.
-		if (row.kind === 'avatar' && row.createdBy) await forgetMember(row.createdBy)
 		return 'ready'
 	} catch (error) {
 		if (error instanceof UnreadableImage) {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { LRUCache } from 'lru-cache'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, setlist, setlistItem, song } from '#app/platform/db/schema.ts'
 import type { SetlistItemInput } from './forms.ts'
@@ -410,8 +411,7 @@ export function toPublicSetlist(items: SectionItem[]): PublicSetlist {
 }
 
 /** Read public setlists, by event id and the event's version (which moves whenever its setlist changes). */
-const publicCache = new Map<string, { version: string; value: PublicSetlist | null }>()
-const PUBLIC_CACHE_MAX = 500
+const publicCache = new LRUCache<string, { version: string; value: PublicSetlist | null }>({ max: 500 })
 
 /**
  * The published setlist of an event, for its page; null when it has none. `eventVersion` is the
@@ -431,11 +431,7 @@ export async function publishedSetlistOfEvent(db: Db, eventId: string, eventVers
 	if (row && row.startsAt > new Date()) return null
 	const value = row ? toPublicSetlist(await itemsOf(db, row.id)) : null
 	const publicValue = value && value.songCount > 0 ? value : null
-	if (eventVersion) {
-		publicCache.delete(eventId)
-		publicCache.set(eventId, { version: eventVersion, value: publicValue })
-		while (publicCache.size > PUBLIC_CACHE_MAX) publicCache.delete(publicCache.keys().next().value!)
-	}
+	if (eventVersion) publicCache.set(eventId, { version: eventVersion, value: publicValue })
 	return publicValue
 }
 

@@ -16,8 +16,9 @@ const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency:
 
 /**
  * The same few dates come back on every page (an event's, « membre depuis le … »), and Intl's
- * formatting in a named time zone costs some 10 µs a call: each format keeps what it wrote for the
- * last 500 instants it was given.
+ * formatting in a named time zone costs some 2 µs a call: each format keeps what it wrote for the
+ * last 500 instants it was given. By hand, not lru-cache: this runs in the browser too
+ * (docs/decisions/0030-date-format-memory-by-hand.md).
  */
 function remembered(format: (date: Date) => string): (value: Date | string) => string {
 	const known = new Map<number, string>()

@@ -26,7 +26,20 @@ export interface Database {
 	/** Raw SQL for the health check. */
 	ping(): Promise<void>
 	close(): Promise<void>
+	/**
+	 * PostgreSQL only: hears the signals of MEMBER_CHANGE_CHANNEL on the connections of the pool,
+	 * so that the signal of a write this process makes is heard before the write returns (a
+	 * connection listening on a channel gets its own notifications before its commit is answered;
+	 * another connection hears them a moment later). Returns the way to stop.
+	 */
+	onPooledSignal?(listener: (payload: string) => void): () => void
 }
+
+/**
+ * The channel the database's triggers signal on when a statement changes what a member's session
+ * shows (their account, sessions, avatars, unlocked contents): drizzle/0011_member_change_signal.sql.
+ */
+export const MEMBER_CHANGE_CHANNEL = 'band_member_change'
 
 export class DataDirLockedError extends Error {
 	constructor(dir: string) {
@@ -48,7 +61,19 @@ export interface OpenOptions {
 }
 
 export async function openPostgres(url: string, options: OpenOptions = {}): Promise<Database> {
-	const pool = new pg.Pool({ connectionString: url, max: 10 })
+	const signalListeners = new Set<(payload: string) => void>()
+	const pool = new pg.Pool({
+		connectionString: url,
+		max: 10,
+		// Every connection listens before the pool hands it out (see onPooledSignal).
+		onConnect: async (client) => {
+			client.on('notification', (message) => {
+				if (message.channel !== MEMBER_CHANGE_CHANNEL) return
+				for (const listener of signalListeners) listener(message.payload ?? '')
+			})
+			await client.query(`LISTEN ${MEMBER_CHANGE_CHANNEL}`)
+		},
+	})
 	// An idle connection closed by the server (a restart, a failover, an administrator) is dropped
 	// from the pool and replaced on next use; unheard, its error would crash the process.
 	pool.on('error', (error) =>
@@ -76,6 +101,10 @@ export async function openPostgres(url: string, options: OpenOptions = {}): Prom
 			await db.execute(sql`select 1`)
 		},
 		close: () => pool.end(),
+		onPooledSignal(listener) {
+			signalListeners.add(listener)
+			return () => signalListeners.delete(listener)
+		},
 	}
 }
 

@@ -1,5 +1,5 @@
 import type { Route } from './+types/metrics'
-import { renderMetrics } from '#app/platform/metrics.server.ts'
+import { METRICS_CONTENT_TYPE, renderMetrics } from '#app/platform/metrics.server.ts'
 import { carriesMetricsToken } from '#app/platform/metrics-token.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 
@@ -15,6 +15,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 		})
 	}
 	return new Response(await renderMetrics(platform), {
-		headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },
+		headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
 	})
 }

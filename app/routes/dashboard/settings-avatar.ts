@@ -8,7 +8,6 @@ import { acceptImage, readUploadForm } from '#app/features/media/upload.server.t
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
-import { forgetMember } from '#app/platform/session-cache.server.ts'
 
 /*
  * The member's own avatar, from the settings page: POST multipart (field `file`) sends a new one
@@ -38,7 +37,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const form = await request.formData()
 		if (form.get('intent') !== 'remove') return Response.json({ error: getT()('media.errors.malformed') }, { status: 400 })
 		await removeMedia(platform.database.db, platform.jobs, await memberAvatarIds(platform.database.db, user.id))
-		await forgetMember(user.id)
 		return redirectWithFlash(SETTINGS, { type: 'success', key: 'settings.flash.avatarRemoved' })
 	}
 
