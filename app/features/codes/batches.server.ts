@@ -10,7 +10,7 @@ import { CODES_PURGE_QUEUE, purgeCodeData } from './purge.server.ts'
 import { csvStream } from '#app/platform/csv-out.server.ts'
 import { formatCode } from './code-format.ts'
 import { randomCodes } from './generate.server.ts'
-import { newId } from './ids.server.ts'
+import { newId } from '#app/platform/random-token.server.ts'
 import { BATCH_CHUNK, BATCH_MAX } from './rules.ts'
 
 /** One job per generated batch; it resumes where it stopped (the batch row counts what is stored). */

@@ -7,7 +7,7 @@ import { csvRecords, readCsv } from '#app/platform/csv-in.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { normalizeCode } from './code-format.ts'
 import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS, importKey } from './batches.server.ts'
-import { newId } from './ids.server.ts'
+import { newId } from '#app/platform/random-token.server.ts'
 import { IMPORT_MAX_LINES } from './rules.ts'
 
 /*

@@ -9,7 +9,8 @@ import { csvErrorLine, csvRecords, readCsv } from '#app/platform/csv-in.server.t
 import { csvStream } from '#app/platform/csv-out.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
-import { newToken, normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+import { normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * The admin's side of the subscriber list: search and filter, add by hand, import and export CSV.
@@ -80,7 +81,7 @@ export async function addSubscriber(ctx: NewsletterContext, input: { email: stri
 			consentNote: input.consentNote || null,
 			consentAt: new Date(),
 			policyVersion: POLICY_VERSION,
-			unsubscribeToken: newToken(),
+			unsubscribeToken: newSecret(),
 		})
 		.onConflictDoNothing({ target: newsletterSubscriber.email })
 		.returning({ id: newsletterSubscriber.id })
