@@ -1,7 +1,7 @@
+import { newSecret } from './random-token.server.ts'
 import { betterAuth, type BetterAuthOptions } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { admin, genericOAuth } from 'better-auth/plugins'
-import { randomBytes } from 'node:crypto'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { AuthEmails } from './auth-emails.server.tsx'
 import type { Db } from './db/client.server.ts'
@@ -24,10 +24,7 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600
 /** The auth secret: from AUTH_SECRET, else generated once and kept in the database for every instance. */
 export async function resolveAuthSecret(db: Db, env: Env): Promise<string> {
 	if (env.AUTH_SECRET) return env.AUTH_SECRET
-	await db
-		.insert(schema.siteSetting)
-		.values({ key: 'auth_secret', value: randomBytes(32).toString('base64url') })
-		.onConflictDoNothing()
+	await db.insert(schema.siteSetting).values({ key: 'auth_secret', value: newSecret() }).onConflictDoNothing()
 	const [row] = await db
 		.select({ value: schema.siteSetting.value })
 		.from(schema.siteSetting)

@@ -1,12 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { sameSecret } from './random-token.server.ts'
 
 /*
- * The bearer of METRICS_TOKEN (monitoring: /metrics, and the details of /healthz and /readyz).
- * Both sides are hashed first and their SHA-256 digests compared in constant time: the comparison
- * takes as long whatever the given token's length, so that no timing tells how long the real
- * token is (a length check before timingSafeEqual would return early on a mismatch).
+ * The bearer of METRICS_TOKEN (monitoring: /metrics, and the details of /healthz and /readyz),
+ * compared in constant time (sameSecret).
  */
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
 
 /** The token a request carries in `Authorization: Bearer …`, or an empty string. */
 function bearerOf(request: Request): string {
@@ -15,8 +12,7 @@ function bearerOf(request: Request): string {
 
 /** Whether `given` is the configured token; never true when no token is configured. */
 export function isMetricsToken(given: string, token: string | undefined): boolean {
-	const same = timingSafeEqual(digest(given), digest(token ?? ''))
-	return same && Boolean(token) && given.length > 0
+	return sameSecret(given, token ?? '') && given.length > 0
 }
 
 /** Whether this request carries the configured METRICS_TOKEN as its bearer token. */

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { scrypt } from 'node:crypto'
+import { randomToken, sameSecret } from './random-token.server.ts'
 
 /**
  * Better Auth's own password scheme (scrypt, r = 16, p = 1, a 64-byte key, stored as `salt:key` in
@@ -15,15 +16,13 @@ export function scryptPasswords(cost: number) {
 		)
 	return {
 		async hash(password: string): Promise<string> {
-			const salt = randomBytes(16).toString('hex')
+			const salt = randomToken(16, 'hex')
 			return `${salt}:${(await derive(password, salt)).toString('hex')}`
 		},
 		async verify({ hash, password }: { hash: string; password: string }): Promise<boolean> {
 			const [salt, key] = hash.split(':')
 			if (!salt || !key) return false
-			const stored = Buffer.from(key, 'hex')
-			const derived = await derive(password, salt)
-			return stored.length === derived.length && timingSafeEqual(stored, derived)
+			return sameSecret((await derive(password, salt)).toString('hex'), key.toLowerCase())
 		},
 	}
 }

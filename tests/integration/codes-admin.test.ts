@@ -87,7 +87,7 @@ describe(`codes administration on ${kind}`, () => {
 			`${existing.codes[0]};déjà là`,
 			'PRESS-0002-BBBB;ok',
 		].join('\n')
-		const preview = await previewImport(db(), csv)
+		const preview = await previewImport(db(), new TextEncoder().encode(csv))
 		expect(preview.accepted).toEqual(['PRESS0001AAAA', 'PRESS0002BBBB'])
 		expect(preview.rejected.map((r) => [r.line, r.reason])).toEqual([
 			[3, 'duplicate'],
@@ -106,7 +106,7 @@ describe(`codes administration on ${kind}`, () => {
 		await runBatch(deps(), id)
 		const stored = await db().select({ code: code.code }).from(code).where(eq(code.batchId, id))
 		expect(stored.map((r) => r.code).sort()).toEqual(['PRESS0001AAAA', 'PRESS0002BBBB'])
-		expect((await previewImport(db(), 'x\n'.repeat(100_002))).tooMany).toBe(true)
+		expect((await previewImport(db(), new TextEncoder().encode('x\n'.repeat(100_002)))).tooMany).toBe(true)
 	})
 
 	it('exports a batch as CSV, revokes it, prints it with QR codes, and counts redemptions per day', async () => {

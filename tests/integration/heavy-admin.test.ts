@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBatch, runBatch } from '#app/features/codes/batches.server.ts'
 import { importTopic, runImport, type ImportProgress } from '#app/features/newsletter/imports.server.ts'
-import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { code, codeBatch, newsletterImport, newsletterSubscriber, user } from '#app/platform/db/schema.ts'
 import * as importRoute from '#app/routes/admin/newsletter-import.tsx'
 import * as importProgressRoute from '#app/routes/admin/newsletter-import-progress.ts'
@@ -93,7 +93,7 @@ describe(`heavy admin work on ${kind}`, () => {
 					email: address(i),
 					status: i === 0 ? ('unsubscribed' as const) : ('active' as const),
 					source: 'landing' as const,
-					unsubscribeToken: newToken(),
+					unsubscribeToken: newSecret(),
 				})),
 			)
 		const valid = IMPORT_LINES - BAD - DUPLICATES

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { saveCampaign } from '#app/features/newsletter/campaigns.server.tsx'
-import { findSubscriber, followAddressChange, newToken, type Subscriber } from '#app/features/newsletter/subscribers.server.tsx'
+import { findSubscriber, followAddressChange, type Subscriber } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { newsletterDelivery, newsletterSubscriber, outboxMail } from '#app/platform/db/schema.ts'
 import * as settings from '#app/routes/dashboard/settings.tsx'
 import * as settingsExport from '#app/routes/dashboard/settings-export.ts'
@@ -101,7 +102,7 @@ describe('when the new address has a record of its own', () => {
 	async function subscriber(email: string, fields: Partial<Subscriber>) {
 		const [row] = await db()
 			.insert(newsletterSubscriber)
-			.values({ id: randomUUID(), email, status: 'pending', source: 'landing', unsubscribeToken: newToken(), ...fields })
+			.values({ id: randomUUID(), email, status: 'pending', source: 'landing', unsubscribeToken: newSecret(), ...fields })
 			.returning()
 		return row!
 	}

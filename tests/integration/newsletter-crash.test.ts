@@ -4,7 +4,7 @@ import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice } from '#app/features/newsletter/sender.server.ts'
-import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
 import { databaseKind } from '../support/database.ts'
@@ -49,7 +49,7 @@ it(
 				email,
 				status: 'active' as const,
 				source: 'import' as const,
-				unsubscribeToken: newToken(),
+				unsubscribeToken: newSecret(),
 				consentAt: new Date(),
 			})),
 		)
@@ -140,7 +140,7 @@ it.runIf(databaseKind() === 'postgres')(
 				email,
 				status: 'active' as const,
 				source: 'import' as const,
-				unsubscribeToken: newToken(),
+				unsubscribeToken: newSecret(),
 				consentAt: new Date(),
 			})),
 		)

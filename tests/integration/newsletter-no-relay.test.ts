@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { eq, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getCampaign, saveCampaign } from '#app/features/newsletter/campaigns.server.tsx'
-import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber, outboxMail, user } from '#app/platform/db/schema.ts'
 import * as campaignRoute from '#app/routes/admin/newsletter-campaign.tsx'
 import { signUpConfirmed } from '../support/members.ts'
@@ -29,7 +29,7 @@ beforeAll(async () => {
 		email: 'fan-relais@exemple.fr',
 		status: 'active',
 		source: 'import',
-		unsubscribeToken: newToken(),
+		unsubscribeToken: newSecret(),
 		consentAt: new Date(),
 	})
 }, 300_000)

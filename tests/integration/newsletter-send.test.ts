@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { cancelCampaign, saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { campaignProgress, runCampaignSlice, type SenderContext } from '#app/features/newsletter/sender.server.ts'
-import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
@@ -38,7 +38,7 @@ async function addSubscribers(count: number, status: 'active' | 'pending' | 'uns
 		email: `fan${i}.r${run}.${status}@exemple.fr`,
 		status,
 		source: 'import' as const,
-		unsubscribeToken: newToken(),
+		unsubscribeToken: newSecret(),
 		consentAt: new Date(),
 	}))
 	await db().insert(newsletterSubscriber).values(rows)

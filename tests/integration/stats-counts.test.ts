@@ -7,7 +7,8 @@ import { listMessages, messageCounts, openMessage, setHandled, submitContact } f
 import { listEvents } from '#app/features/events/admin.server.ts'
 import { countEvents } from '#app/features/events/events.server.ts'
 import { listSubscribers } from '#app/features/newsletter/admin.server.ts'
-import { countByStatus, newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { countByStatus } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { readRange } from '#app/features/stats/range.ts'
 import { loadStats } from '#app/features/stats/sources/index.server.ts'
 import { newsletterSubscriber } from '#app/platform/db/schema.ts'
@@ -107,7 +108,7 @@ describe('the stats screen counts as each screen does', () => {
 						email: `${status}-${i}-${randomUUID().slice(0, 6)}@exemple.fr`,
 						status: status as keyof typeof seed,
 						source: 'import',
-						unsubscribeToken: newToken(),
+						unsubscribeToken: newSecret(),
 						consentAt: status === 'pending' ? null : hourAgo,
 						unsubscribedAt: status === 'unsubscribed' ? hourAgo : null,
 						bouncedAt: status === 'bounced' ? hourAgo : null,

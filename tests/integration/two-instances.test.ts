@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { formatCode } from '#app/features/codes/code-format.ts'
-import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 import { openPostgres, type Database } from '#app/platform/db/client.server.ts'
 import { code, newsletterCampaign, newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
@@ -273,7 +273,7 @@ describe.runIf(databaseKind() === 'postgres')('two instances on one PostgreSQL a
 			email: `abonne-${i}-${randomUUID().slice(0, 6)}@exemple.fr`,
 			status: 'active' as const,
 			source: 'import' as const,
-			unsubscribeToken: newToken(),
+			unsubscribeToken: newSecret(),
 			consentAt: new Date(),
 		}))
 		await direct.db.insert(newsletterSubscriber).values(subscribers)

@@ -18,7 +18,7 @@ import { memberCodeData } from '#app/features/codes/contents.server.ts'
 import { memberNewsletterData } from '#app/features/newsletter/subscribers.server.tsx'
 import { RETENTION } from './housekeeping.server.ts'
 import { methodName, type SettingsOutcome } from './settings.server.ts'
-import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { parisDay } from '#app/platform/time-zone.ts'
 
 /*
  * A member's rights over their data (RGPD): a copy of everything the site holds about them
@@ -132,8 +132,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string, now = 
 
 /** « donnees-2026-03-14.json », dated in Paris. */
 export function exportFileName(now = new Date()): string {
-	const day = new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
-	return `donnees-${day}.json`
+	return `donnees-${parisDay(now)}.json`
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]

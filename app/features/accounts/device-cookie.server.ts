@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto'
 import { createCookie, type Cookie } from 'react-router'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { hmac, randomToken, sameSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * The « known device » cookie (OWASP's device cookies against account lockout): set at every
@@ -44,7 +44,7 @@ function deviceCookie() {
 }
 
 function accountTag(secret: string, email: string): string {
-	return createHmac('sha256', secret).update(`known-device\n${email.trim().toLowerCase()}`).digest('base64url').slice(0, 32)
+	return hmac(secret, `known-device\n${email.trim().toLowerCase()}`).slice(0, 32)
 }
 
 /** The device's id when the request carries a valid device cookie set for this address; null otherwise. */
@@ -54,12 +54,12 @@ export async function knownDevice(request: Request, email: string): Promise<stri
 	const { cookie: jar, secret } = await deviceCookie()
 	const value = (await jar.parse(header).catch(() => null)) as Partial<DeviceValue> | null
 	if (!value || typeof value.id !== 'string' || typeof value.account !== 'string') return null
-	return value.account === accountTag(secret, email) ? value.id : null
+	return sameSecret(value.account, accountTag(secret, email)) ? value.id : null
 }
 
 /** The Set-Cookie of a successful sign-in: the same device keeps its id, now for this account. */
 export async function deviceCookieHeader(email: string, knownId: string | null): Promise<string> {
 	const { cookie: jar, secret } = await deviceCookie()
-	const value: DeviceValue = { id: knownId ?? randomBytes(16).toString('hex'), account: accountTag(secret, email) }
+	const value: DeviceValue = { id: knownId ?? randomToken(16, 'hex'), account: accountTag(secret, email) }
 	return jar.serialize(value)
 }

@@ -1,8 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, eq, ne } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { siteSetting, user } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
+import { hashToken, newSecret, sameSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * First run: while the site has no administrator, the server prints a one-time link in its log
@@ -11,8 +11,6 @@ import type { Platform } from '#app/platform/platform.server.ts'
  */
 const SETTING = 'setup_token'
 const TTL_MS = 7 * 24 * 3600 * 1000
-
-const hash = (token: string) => createHash('sha256').update(token).digest()
 
 /** Whether some account is an admin (other than `except`, the one a set-up is completing for). */
 export async function hasAdmin(db: Db, except?: string): Promise<boolean> {
@@ -31,8 +29,9 @@ export async function announceSetupLink(platform: Platform): Promise<string | nu
 		await database.db.delete(siteSetting).where(eq(siteSetting.key, SETTING))
 		return null
 	}
-	const token = randomBytes(32).toString('base64url')
-	const value = JSON.stringify({ hash: hash(token).toString('hex'), expiresAt: Date.now() + TTL_MS })
+	const token = newSecret()
+	// Its hash kept in hex, as before (the link is made anew at every start anyway).
+	const value = JSON.stringify({ hash: hashToken(token, 'hex'), expiresAt: Date.now() + TTL_MS })
 	await database.db.insert(siteSetting).values({ key: SETTING, value }).onConflictDoUpdate({ target: siteSetting.key, set: { value } })
 	return `${env.SITE_URL}/auth/claim?mode=setup&token=${token}`
 }
@@ -51,9 +50,7 @@ export async function isSetupTokenValid(db: Db, token: string, forUser?: string)
 	} catch {
 		return false
 	}
-	const expected = Buffer.from(stored.hash, 'hex')
-	const given = hash(token)
-	if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false
+	if (typeof stored.hash !== 'string' || !sameSecret(hashToken(token, 'hex'), stored.hash)) return false
 	if (Date.now() > stored.expiresAt) return false
 	return !(await hasAdmin(db, forUser))
 }

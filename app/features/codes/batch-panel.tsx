@@ -6,7 +6,7 @@ import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
-import { formatDateTime } from '#app/features/site/format.ts'
+import { formatDateTime } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { BatchSchema, type BatchInput } from './batch-form.ts'
 

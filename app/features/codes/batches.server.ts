@@ -7,9 +7,10 @@ import type { Realtime } from '#app/platform/realtime.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
 import { nextSlice, progressSteps } from '#app/platform/work-slices.server.ts'
 import { CODES_PURGE_QUEUE, purgeCodeData } from './purge.server.ts'
+import { csvStream } from '#app/platform/csv-out.server.ts'
 import { formatCode } from './code-format.ts'
 import { randomCodes } from './generate.server.ts'
-import { newId } from './ids.server.ts'
+import { newId } from '#app/platform/random-token.server.ts'
 import { BATCH_CHUNK, BATCH_MAX } from './rules.ts'
 
 /** One job per generated batch; it resumes where it stopped (the batch row counts what is stored). */
@@ -155,39 +156,29 @@ export async function markBatchFailed(db: Db, batchId: string, error: string): P
 const EXPORT_PAGE = 1_000
 
 /**
- * A batch as CSV (code as printed, state, uses), streamed by pages of the primary key (keyset), the
- * event loop getting a turn between pages.
+ * A batch as CSV (code as printed, link, state, uses), streamed by pages of the primary key
+ * (keyset) through the site's one CSV writer (app/platform/csv-out.server.ts).
  */
 export function batchCsv(db: Db, batchId: string, siteUrl: string): ReadableStream<Uint8Array> {
-	const encoder = new TextEncoder()
-	let after = ''
-	let started = false
 	const base = siteUrl.replace(/\/+$/, '')
-	return new ReadableStream({
-		async pull(controller) {
-			if (!started) {
-				started = true
-				controller.enqueue(encoder.encode('\ufeffcode,lien,utilisations,utilisations_max,revoque\r\n'))
-			} else await nextSlice()
+	async function* pages() {
+		let after = ''
+		while (true) {
 			const rows = await db
 				.select({ code: code.code, uses: code.uses, maxUses: code.maxUses, revokedAt: code.revokedAt })
 				.from(code)
 				.where(and(eq(code.batchId, batchId), gt(code.code, after)))
 				.orderBy(asc(code.code))
 				.limit(EXPORT_PAGE)
-			if (rows.length === 0) {
-				controller.close()
-				return
-			}
+			if (rows.length === 0) return
 			after = rows[rows.length - 1]!.code
-			let text = ''
-			for (const row of rows) {
+			yield rows.map((row) => {
 				const printed = formatCode(row.code)
-				text += `${printed},${base}/redeem?code=${printed},${row.uses},${row.maxUses},${row.revokedAt ? 'oui' : 'non'}\r\n`
-			}
-			controller.enqueue(encoder.encode(text))
-		},
-	})
+				return [printed, `${base}/redeem?code=${printed}`, row.uses, row.maxUses, row.revokedAt ? 'oui' : 'non']
+			})
+		}
+	}
+	return csvStream(['code', 'lien', 'utilisations', 'utilisations_max', 'revoque'], pages(), ',')
 }
 
 export async function revokeBatch(db: Db, batchId: string): Promise<void> {

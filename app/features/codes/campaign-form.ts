@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { textField } from '#app/platform/text-field.ts'
-import { parisWallClockToInstant as parisInstant } from '#app/features/events/paris-time.ts'
+import { parisWallClockToInstant as parisInstant } from '#app/platform/time-zone.ts'
 import { USES_MAX } from './rules.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
- * The campaign form, shared by the browser and the server. Dates are typed in Europe/Paris as
+ * The campaign form, shared by the browser and the server. Dates are typed in Paris time as
  * `YYYY-MM-DDTHH:mm` (datetime-local) and stored as instants.
  */
 const optionalText = (max: number, message: string) => textField({ multiline: true }).trim().max(max, message).optional().default('')

@@ -4,7 +4,7 @@ import { code, codeBatch, codeCampaign, codeCampaignFile, codeRedemption, user }
 import { normalizeCode } from './code-format.ts'
 import { codeCountsByCampaign } from './counts.server.ts'
 import type { CampaignValues } from './campaign-form.ts'
-import { newId } from './ids.server.ts'
+import { newId } from '#app/platform/random-token.server.ts'
 
 export async function createCampaign(db: Db, values: CampaignValues, userId: string | null): Promise<string> {
 	const id = newId()

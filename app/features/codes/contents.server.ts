@@ -1,11 +1,11 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
+import { hkdfSync } from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm'
 import { resolveAuthSecret } from '#app/platform/auth.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { codeCampaign, codeCampaignFile, codeDownload, codeRedemption } from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
-import { newId } from './ids.server.ts'
+import { hmac, newId, sameSecret } from '#app/platform/random-token.server.ts'
 import { DOWNLOAD_LINK_SECONDS } from './rules.ts'
 import { cachedForMember } from '#app/platform/session-cache.server.ts'
 
@@ -99,8 +99,7 @@ async function signingKey(db: Db, env: Env): Promise<Buffer> {
 	return key
 }
 
-const sign = (key: Buffer, fileId: string, userId: string, expires: number) =>
-	createHmac('sha256', key).update(`${fileId}\n${userId}\n${expires}`).digest('base64url')
+const sign = (key: Buffer, fileId: string, userId: string, expires: number) => hmac(key, `${fileId}\n${userId}\n${expires}`)
 
 export const DOWNLOAD_PREFIX = '/dashboard/contenus/'
 
@@ -128,8 +127,7 @@ export async function checkDownload(
 	const sig = params.get('sig') ?? ''
 	if (!/^[A-Za-z0-9_-]{16}$/.test(fileId) || !/^\d{1,12}$/.test(expiresText) || !/^[A-Za-z0-9_-]{43}$/.test(sig))
 		return { ok: false, reason: 'invalid' }
-	const expected = Buffer.from(sign(await signingKey(db, env), fileId, userId, Number(expiresText)))
-	if (!timingSafeEqual(expected, Buffer.from(sig))) return { ok: false, reason: 'forbidden' }
+	if (!sameSecret(sig, sign(await signingKey(db, env), fileId, userId, Number(expiresText)))) return { ok: false, reason: 'forbidden' }
 	if (Number(expiresText) * 1000 < now.getTime()) return { ok: false, reason: 'expired' }
 	const [file] = await db
 		.select({ id: codeCampaignFile.id, storageKey: codeCampaignFile.storageKey, name: codeCampaignFile.name })

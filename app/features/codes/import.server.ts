@@ -3,16 +3,16 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { codeBatch } from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Storage } from '#app/platform/storage/storage.server.ts'
-import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
+import { csvRecords, readCsv } from '#app/platform/csv-in.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { normalizeCode } from './code-format.ts'
 import { BATCH_QUEUE, BATCH_QUEUE_OPTIONS, importKey } from './batches.server.ts'
-import { newId } from './ids.server.ts'
+import { newId } from '#app/platform/random-token.server.ts'
 import { IMPORT_MAX_LINES } from './rules.ts'
 
 /*
- * Codes printed elsewhere (a pressing plant's list), imported from CSV: the first column of each
- * line (or the column named « code »). A preview says which lines are kept and why the others are
+ * Codes printed elsewhere (a pressing plant's list), imported from CSV (read by the site's one
+ * reader, app/platform/csv-in.server.ts): the first column of each line (or the column named « code »). A preview says which lines are kept and why the others are
  * refused; only the confirmation stores them, through the same background job as a generation.
  */
 
@@ -32,16 +32,12 @@ const LOOKUP_SLICE = 2_000
  * Reads the list in slices (the event loop gets a turn every PARSE_SLICE lines and between lookups:
  * app/platform/work-slices.server.ts), so that a 100,000-line file never holds the server.
  */
-export async function previewImport(db: Db, text: string): Promise<ImportPreview> {
+export async function previewImport(db: Db, bytes: Uint8Array): Promise<ImportPreview> {
 	const rows: string[][] = []
+	const file = readCsv(bytes)
+	if (!file) return { accepted: [], rejected: [], tooMany: false, unreadable: true }
 	try {
-		const records = csvRecordsInSlices(text.replace(/^\ufeff/, ''), {
-			relax_column_count: true,
-			skip_empty_lines: true,
-			trim: true,
-			delimiter: [',', ';', '\t'],
-		})
-		for await (const record of records) {
+		for await (const record of csvRecords(file)) {
 			rows.push(record)
 			if (rows.length > IMPORT_MAX_LINES + 1) return { accepted: [], rejected: [], tooMany: true, unreadable: false }
 			if (rows.length % PARSE_SLICE === 0) await nextSlice()

@@ -4,7 +4,7 @@ import { getRealtime } from '#app/platform/platform.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { code, codeAttempt, codeBatch, codeCampaign, codeRedemption, type RedeemOutcome } from '#app/platform/db/schema.ts'
 import { CODE_RETENTION } from './rules.ts'
-import { hashToken, newId, newToken } from './ids.server.ts'
+import { hashToken, newId, newLinkToken } from '#app/platform/random-token.server.ts'
 import { releaseExpiredReservations, type Executor } from './reservations.server.ts'
 
 /*
@@ -142,7 +142,7 @@ export async function reserveForVisitor(db: Db, normalised: string, now = new Da
 	const found = await findCode(db, normalised)
 	const state = stateOf(found, now)
 	if (state !== 'ok' || !found) return { outcome: state }
-	const { token, hash } = newToken()
+	const { token, hash } = newLinkToken()
 	const until = new Date(now.getTime() + CODE_RETENTION.reservationHours * 3600_000)
 	const reserved = await takeUseOrRelease(db, normalised, async (tx) => {
 		await tx.insert(codeRedemption).values({

@@ -1,9 +1,10 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { codeAttempt, codeCampaign, codeRedemption } from '#app/platform/db/schema.ts'
+import { sqlParisDay } from '#app/platform/time-zone.ts'
 
 /*
- * For the stats screen: redemptions per campaign and day (Europe/Paris days), and attempts per
+ * For the stats screen: redemptions per campaign and day (Paris days), and attempts per
  * outcome and day. `from` is included, `to` excluded.
  */
 
@@ -15,10 +16,8 @@ export interface DailyRedemptions {
 	total: number
 }
 
-const parisDay = (column: unknown) => sql<string>`to_char(${column} at time zone 'Europe/Paris', 'YYYY-MM-DD')`
-
 export async function dailyRedemptions(db: Db, range: { from: Date; to: Date }): Promise<DailyRedemptions[]> {
-	const day = parisDay(codeRedemption.grantedAt)
+	const day = sqlParisDay(codeRedemption.grantedAt)
 	const rows = await db
 		.select({ campaignId: codeRedemption.campaignId, campaignName: codeCampaign.name, day, count: sql<number>`count(*)::int` })
 		.from(codeRedemption)
@@ -38,7 +37,7 @@ export async function dailyRedemptions(db: Db, range: { from: Date; to: Date }):
 
 /** Attempts per day and outcome (granted, unknown, limited…): how much guessing the site sees. */
 export async function dailyAttempts(db: Db, range: { from: Date; to: Date }) {
-	const day = parisDay(codeAttempt.at)
+	const day = sqlParisDay(codeAttempt.at)
 	const rows = await db
 		.select({ day, outcome: codeAttempt.outcome, count: sql<number>`count(*)::int` })
 		.from(codeAttempt)

@@ -1,6 +1,6 @@
 import { Download, ExternalLink } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { formatDay } from '#app/features/site/format.ts'
+import { formatDay } from '#app/platform/time-zone.ts'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 

@@ -1,5 +1,5 @@
+import { newShortId } from '#app/platform/random-token.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { randomBytes } from 'node:crypto'
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { contactMessage, contactReply, outboxMail, type CONTACT_SUBJECTS as STORED_SUBJECTS } from '#app/platform/db/schema.ts'
 import type { Platform } from '#app/platform/platform.server.ts'
@@ -20,8 +20,6 @@ void subjectsMatch
 export const CONTACT_TOPIC = 'contact'
 
 export type SubmitOutcome = { ok: true; id: string | null } | { ok: false; reason: 'limited'; message: string; retryAfterSeconds: number }
-
-const newId = () => randomBytes(9).toString('base64url')
 
 /**
  * A message from /contact. The rate limit first (per client address), then the message is stored,
@@ -45,7 +43,7 @@ export async function submitContact(platform: Platform, clientAddress: string, i
 		return { ok: true, id: null }
 	}
 	const { db } = platform.database
-	const id = newId()
+	const id = newShortId()
 	const stored = { id, name: input.name, email: input.email, subject: input.subject, body: input.message }
 	await db.insert(contactMessage).values(stored)
 
@@ -209,7 +207,7 @@ export async function replyToMessage(
 	await db.transaction(async (tx) => {
 		await tx
 			.insert(contactReply)
-			.values({ id: newId(), messageId: id, body: text, authorId: admin.id, authorName: admin.name, mailId: sent.id })
+			.values({ id: newShortId(), messageId: id, body: text, authorId: admin.id, authorName: admin.name, mailId: sent.id })
 		await tx
 			.update(contactMessage)
 			.set({ status: 'handled', handledAt: new Date(), readAt: message.readAt ?? new Date() })

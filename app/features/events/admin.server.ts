@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import { newShortId } from '#app/platform/random-token.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
 import { publicContentChanged } from '#app/platform/public-content.server.ts'
@@ -17,7 +17,7 @@ export const EVENT_PAGE_SIZE = 50
 
 /** 12 URL-safe random characters (72 bits): unguessable, short enough for a shared link. */
 export function newEventId(): string {
-	return randomBytes(9).toString('base64url')
+	return newShortId()
 }
 
 const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸ'

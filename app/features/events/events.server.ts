@@ -7,12 +7,12 @@ import { markdownToText, renderMarkdown } from '#app/features/site/markdown.serv
 export { markdownToText }
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
-import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { formatDate, formatDay, parisDate } from '#app/platform/time-zone.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * Events as the public site reads them: published only (drafts for an admin's preview), upcoming
- * then past, with every date already written out in French, Europe/Paris. Nothing here trusts the
+ * then past, with every date already written out in French, in Paris time. Nothing here trusts the
  * database: a ticket address that is not http(s) is dropped, the description goes through the
  * safe Markdown renderer.
  */
@@ -54,46 +54,27 @@ export function isPastEvent(row: { startsAt: Date | string; endsAt: Date | strin
 }
 
 // ---------------------------------------------------------------------------------------------
-// French dates, Europe/Paris
+// French dates, in Paris time
 
-const TIME_ZONE = SITE_TIME_ZONE
-const partsFormat = new Intl.DateTimeFormat('fr-FR', {
-	weekday: 'long',
-	day: 'numeric',
-	month: 'long',
-	year: 'numeric',
-	hour: 'numeric',
-	minute: '2-digit',
-	timeZone: TIME_ZONE,
-})
-const shortMonthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short', timeZone: TIME_ZONE })
-const shortWeekdayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'short', timeZone: TIME_ZONE })
 const regionNames = new Intl.DisplayNames(['fr-FR'], { type: 'region' })
 
 export function dateLabel(value: Date | string): DateLabel {
 	const instant = new Date(value)
-	const parts = Object.fromEntries(partsFormat.formatToParts(instant).map((p) => [p.type, p.value])) as Record<string, string>
-	const hour = Number(parts.hour ?? 0)
-	const minute = parts.minute ?? '00'
-	const time = minute === '00' ? `${hour} h` : `${hour} h ${minute}`
-	const day = String(Number(parts.day))
-	// French writes the first of the month as an ordinal: « lundi 1er juin ».
-	const dayWord = day === '1' ? '1er' : day
-	const date = `${parts.weekday} ${dayWord} ${parts.month} ${parts.year}`
-	const monthNumber = new Intl.DateTimeFormat('en-CA', { month: '2-digit', timeZone: TIME_ZONE }).format(instant)
+	const d = parisDate(instant)
+	const date = formatDate(instant)
 	return {
 		iso: instant.toISOString(),
-		weekday: parts.weekday ?? '',
-		weekdayShort: shortWeekdayFormat.format(instant),
-		day,
-		month: parts.month ?? '',
-		monthShort: shortMonthFormat.format(instant),
-		year: parts.year ?? '',
+		weekday: d.weekday,
+		weekdayShort: d.weekdayShort,
+		day: d.day,
+		month: d.month,
+		monthShort: d.monthShort,
+		year: d.year,
 		date,
-		dayMonthYear: `${dayWord} ${parts.month} ${parts.year}`,
-		time,
-		dateTime: getT()('common.dateAtTime', { date, time }),
-		parisDay: `${parts.year}-${monthNumber}-${day.padStart(2, '0')}`,
+		dayMonthYear: formatDay(instant),
+		time: d.time,
+		dateTime: getT()('common.dateAtTime', { date, time: d.time }),
+		parisDay: d.parisDay,
 	}
 }
 

@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
 import { textField } from '#app/platform/text-field.ts'
-import { parisWallClockToInstant, parseWallClock } from './paris-time.ts'
+import { parisWallClockToInstant, parseWallClock } from '#app/platform/time-zone.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
  * The event editor's form: one Zod schema for the browser's constraints (handed over by the
  * loader, so Zod never reaches the browser) and the server's validation, with its French messages.
- * Field names are the event's column names. Dates are Europe/Paris wall-clock times, as
+ * Field names are the event's column names. Dates are Paris wall-clock times, as
  * <input type="datetime-local"> gives them; `eventValuesFrom` turns a valid form into the row.
  */
 

@@ -5,9 +5,12 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterImport, newsletterSubscriber, SUBSCRIBER_STATUSES, type SubscriberStatus } from '#app/platform/db/schema.ts'
 import { EMAIL_MAX } from '#app/features/accounts/fields.ts'
 import { IMPORT_MAX_LINES, POLICY_VERSION } from './rules.ts'
-import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
+import { csvErrorLine, csvRecords, readCsv } from '#app/platform/csv-in.server.ts'
+import { csvStream } from '#app/platform/csv-out.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
-import { newToken, normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+import { normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * The admin's side of the subscriber list: search and filter, add by hand, import and export CSV.
@@ -78,7 +81,7 @@ export async function addSubscriber(ctx: NewsletterContext, input: { email: stri
 			consentNote: input.consentNote || null,
 			consentAt: new Date(),
 			policyVersion: POLICY_VERSION,
-			unsubscribeToken: newToken(),
+			unsubscribeToken: newSecret(),
 		})
 		.onConflictDoNothing({ target: newsletterSubscriber.email })
 		.returning({ id: newsletterSubscriber.id })
@@ -90,53 +93,39 @@ export async function deleteSubscriberById(db: Db, id: string) {
 	return rows.length > 0
 }
 
-const csvCell = (value: string) =>
-	/[",;\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${value.replace(/^([=+\-@\t])/, "'$1").replace(/"/g, '""')}"` : value
-
 /** Rows per page of the export: one short statement (well under 100 ms on the embedded database). */
 const EXPORT_PAGE = 1_000
 
+const EXPORT_HEADER = ['email', 'statut', 'source', 'origine_du_consentement', 'date_du_consentement', 'version_politique', 'inscrit_le']
+
 /**
  * The list as CSV, one page of rows at a time by keyset (never the whole list in memory, never one
- * long statement), the event loop getting a turn between pages. Formula-looking cells are defused.
+ * long statement), through the site's one CSV writer (app/platform/csv-out.server.ts).
  */
 export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): ReadableStream<Uint8Array> {
-	const encoder = new TextEncoder()
-	let after = ''
-	let started = false
-	return new ReadableStream({
-		async pull(controller) {
-			if (!started) {
-				started = true
-				// A BOM, so that spreadsheet software reads the accents right.
-				controller.enqueue(
-					encoder.encode('\uFEFFemail,statut,source,origine_du_consentement,date_du_consentement,version_politique,inscrit_le\r\n'),
-				)
-			} else await nextSlice()
+	async function* pages() {
+		let after = ''
+		while (true) {
 			const rows = await db
 				.select()
 				.from(newsletterSubscriber)
 				.where(and(sql`${newsletterSubscriber.email} > ${after}`, status ? eq(newsletterSubscriber.status, status) : undefined))
 				.orderBy(asc(newsletterSubscriber.email))
 				.limit(EXPORT_PAGE)
-			if (rows.length === 0) return controller.close()
+			if (rows.length === 0) return
 			after = rows.at(-1)!.email
-			const lines = rows.map((r) =>
-				[
-					r.email,
-					r.status,
-					r.source,
-					r.consentNote ?? '',
-					r.consentAt?.toISOString() ?? '',
-					r.policyVersion ?? '',
-					r.createdAt.toISOString(),
-				]
-					.map(csvCell)
-					.join(','),
-			)
-			controller.enqueue(encoder.encode(lines.join('\r\n') + '\r\n'))
-		},
-	})
+			yield rows.map((r) => [
+				r.email,
+				r.status,
+				r.source,
+				r.consentNote,
+				r.consentAt?.toISOString(),
+				r.policyVersion,
+				r.createdAt.toISOString(),
+			])
+		}
+	}
+	return csvStream(EXPORT_HEADER, pages(), ',')
 }
 
 /** Imports a day old go (a preview never confirmed, or the record of one written); one still being written stays. */
@@ -170,40 +159,20 @@ const isEmail = z.email()
 const PARSE_SLICE = 2_000
 const LOOKUP_SLICE = 1_000
 
-/** Reads the file as UTF-8, or as Windows-1252 when it is not valid UTF-8 (a spreadsheet's export). */
-function decode(bytes: Uint8Array): string {
-	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
-	} catch {
-		return new TextDecoder('windows-1252').decode(bytes)
-	}
-}
-
-/** Which separator the file uses, from its first line: comma, semicolon (French spreadsheets) or tab. */
-function guessDelimiter(text: string): string {
-	const first = text.slice(0, text.search(/\r?\n|$/))
-	const counts = [',', ';', '\t'].map((d) => [d, first.split(d).length] as const)
-	return counts.sort((a, b) => b[1] - a[1])[0]![0]
-}
-
 /**
  * Parses an uploaded CSV: the column named like « email » / « e-mail » / « courriel » (or the first
- * one), any separator, UTF-8 or Windows-1252. Keeps the valid, new addresses aside for the
+ * one), read by the site's one CSV reader (app/platform/csv-in.server.ts). Keeps the valid, new addresses aside for the
  * confirmation and reports each rejected line with its reason.
  */
 export async function previewImport(
 	db: Db,
 	input: { bytes: Uint8Array; consentNote: string; createdBy: string },
 ): Promise<ImportPreview | { error: string }> {
-	const text = decode(input.bytes)
-	if (!text.trim()) return { error: 'Le fichier est vide.' }
-	const records = csvRecordsInSlices(text, {
-		delimiter: guessDelimiter(text),
-		relax_column_count: true,
-		skip_empty_lines: true,
-		trim: true,
-		bom: true,
-	})
+	const t = getT()
+	const file = readCsv(input.bytes)
+	if (!file) return { error: t('admin.csv.encoding') }
+	if (!file.text.trim()) return { error: t('admin.csv.empty') }
+	const records = csvRecords(file)
 	const seen = new Set<string>()
 	const rejected: ImportRejection[] = []
 	let rejectedCount = 0
@@ -219,7 +188,7 @@ export async function previewImport(
 			line++
 			if (line % PARSE_SLICE === 0) await nextSlice()
 			if (line > IMPORT_MAX_LINES + 1)
-				return { error: `Le fichier dépasse ${IMPORT_MAX_LINES.toLocaleString('fr-FR')} lignes : découpez-le.` }
+				return { error: t('newsletter.admin.import.errors.tooManyLines', { max: IMPORT_MAX_LINES.toLocaleString('fr-FR') }) }
 			if (column === -1) {
 				const header = record.findIndex((cell) => /^(e-?mail|courriel|adresse( e-?mail)?|email address)$/i.test(cell.trim()))
 				if (header >= 0) {
@@ -230,13 +199,13 @@ export async function previewImport(
 			}
 			const raw = (record[column] ?? '').trim()
 			const email = raw.toLowerCase()
-			if (!email) reject(raw, 'adresse manquante')
-			else if (email.length > EMAIL_MAX || !isEmail.safeParse(email).success) reject(raw, 'adresse e-mail invalide')
+			if (!email) reject(raw, t('newsletter.admin.import.errors.missing'))
+			else if (email.length > EMAIL_MAX || !isEmail.safeParse(email).success) reject(raw, t('newsletter.admin.import.errors.invalid'))
 			else if (seen.has(email)) duplicates++
 			else seen.add(email)
 		}
 	} catch (error) {
-		return { error: `Le fichier n’a pas pu être lu comme un CSV (ligne ${line + 1}) : ${(error as Error).message.slice(0, 120)}` }
+		return { error: t('admin.csv.malformed', { line: csvErrorLine(error) || line + 1 }) }
 	}
 	// Addresses already on the list keep their status (an unsubscribed person stays unsubscribed).
 	const emails = [...seen]

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { AlertTriangle } from '#app/components/icons.tsx'
-import { formatTime } from '#app/features/site/format.ts'
+import { formatTime } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 export interface ProgressSnapshot {

@@ -7,7 +7,7 @@ import type { Platform } from '#app/platform/platform.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import { nextSlice, progressSteps } from '#app/platform/work-slices.server.ts'
 import { POLICY_VERSION } from './rules.ts'
-import { newToken } from './subscribers.server.tsx'
+import { newSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * A confirmed subscriber import is written by a background job, never by the request that confirms
@@ -91,7 +91,7 @@ export async function runImport(deps: { db: Db; realtime?: Realtime }, id: strin
 						consentNote: stash.consentNote,
 						consentAt: now,
 						policyVersion: POLICY_VERSION,
-						unsubscribeToken: newToken(),
+						unsubscribeToken: newSecret(),
 					})),
 				)
 				// An address that joined meanwhile (by the form, by hand) keeps its status.

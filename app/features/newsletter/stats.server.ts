@@ -1,13 +1,12 @@
 import { and, gte, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
+import { sqlParisDate, sqlParisDay, sqlParisMidnight } from '#app/platform/time-zone.ts'
 
 /*
  * Figures for the admin's stats screen: subscribers by status over time, and sends and failures per
- * day. Days are Europe/Paris days, written YYYY-MM-DD.
+ * day. Days are Paris days, written YYYY-MM-DD.
  */
-
-const parisDay = (column: unknown) => sql<string>`to_char((${column} at time zone 'Europe/Paris')::date, 'YYYY-MM-DD')`
 
 export interface SubscriberDay {
 	day: string
@@ -25,9 +24,9 @@ export interface SubscriberDay {
 export async function subscribersByStatusOverTime(db: Db, from: Date, to: Date): Promise<SubscriberDay[]> {
 	const result = await db.execute(sql`
 		with days as (
-			select d::date as day, ((d::date + 1)::timestamp at time zone 'Europe/Paris') as day_end
-			from generate_series((${from.toISOString()}::timestamptz at time zone 'Europe/Paris')::date,
-				((${to.toISOString()}::timestamptz - interval '1 microsecond') at time zone 'Europe/Paris')::date, interval '1 day') as d
+			select d::date as day, ${sqlParisMidnight(sql`(d::date + 1)`)} as day_end
+			from generate_series(${sqlParisDate(sql`${from.toISOString()}::timestamptz`)},
+				${sqlParisDate(sql`(${to.toISOString()}::timestamptz - interval '1 microsecond')`)}, interval '1 day') as d
 		)
 		select to_char(days.day, 'YYYY-MM-DD') as day,
 			count(s.id) filter (where s.bounced_at is not null and s.bounced_at < days.day_end)::int as bounced,
@@ -64,13 +63,13 @@ export async function sendsPerDay(db: Db, from: Date, to: Date): Promise<SendDay
 	const at = sql`coalesce(${newsletterDelivery.sentAt}, ${newsletterDelivery.createdAt})`
 	const rows = await db
 		.select({
-			day: parisDay(at),
+			day: sqlParisDay(at),
 			sent: sql<number>`count(*) filter (where ${newsletterDelivery.status} = 'sent')::int`,
 			failed: sql<number>`count(*) filter (where ${newsletterDelivery.status} in ('failed', 'bounced'))::int`,
 		})
 		.from(newsletterDelivery)
 		.where(and(gte(at, from), lt(at, to), isNotNull(newsletterDelivery.status)))
-		.groupBy(parisDay(at))
-		.orderBy(parisDay(at))
+		.groupBy(sqlParisDay(at))
+		.orderBy(sqlParisDay(at))
 	return rows.map((row) => ({ day: row.day, sent: Number(row.sent), failed: Number(row.failed) }))
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm'
 import { claimUrl, mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Db } from '#app/platform/db/client.server.ts'
@@ -13,6 +13,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import type { Mailer } from '#app/platform/mail/mailer.server.ts'
 import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './mails.tsx'
 import { CONFIRM_TTL_HOURS, PENDING_PURGE_DAYS, POLICY_VERSION } from './rules.ts'
+import { hashToken, newSecret } from '#app/platform/random-token.server.ts'
 
 /*
  * Subscribers: double opt-in, unsubscribe and the member's toggle, all on one row per address.
@@ -28,9 +29,8 @@ export interface NewsletterContext {
 
 export type Subscriber = typeof newsletterSubscriber.$inferSelect
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex')
-/** An unguessable, URL-safe token (256 bits). */
-export const newToken = () => randomBytes(32).toString('base64url')
+/** The confirmation link's hash, as confirm_token_hash has always kept it: hex. */
+const hash = (token: string) => hashToken(token, 'hex')
 
 export function normaliseEmail(email: string) {
 	return email.trim().toLowerCase()
@@ -52,14 +52,14 @@ export async function requestSubscription(ctx: NewsletterContext, input: { email
 	const email = normaliseEmail(input.email)
 	const existing = await findSubscriber(ctx.db, email)
 	if (existing?.status === 'active') return
-	const token = newToken()
+	const token = newSecret()
 	const confirm = { confirmTokenHash: hash(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000) }
 	if (existing) {
 		await ctx.db.update(newsletterSubscriber).set(confirm).where(eq(newsletterSubscriber.id, existing.id))
 	} else {
 		await ctx.db
 			.insert(newsletterSubscriber)
-			.values({ id: randomUUID(), email, status: 'pending', source: input.source, unsubscribeToken: newToken(), ...confirm })
+			.values({ id: randomUUID(), email, status: 'pending', source: input.source, unsubscribeToken: newSecret(), ...confirm })
 			.onConflictDoUpdate({ target: newsletterSubscriber.email, set: confirm })
 	}
 	await ctx.mailer.sendMail({
@@ -215,7 +215,7 @@ export async function setMemberNewsletter(
 	}
 	await ctx.db
 		.insert(newsletterSubscriber)
-		.values({ id: randomUUID(), email, source: 'settings', unsubscribeToken: newToken(), ...active })
+		.values({ id: randomUUID(), email, source: 'settings', unsubscribeToken: newSecret(), ...active })
 		.onConflictDoUpdate({ target: newsletterSubscriber.email, set: active })
 	return 'active'
 }

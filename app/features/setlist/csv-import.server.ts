@@ -1,35 +1,37 @@
-import { parse } from 'csv-parse/sync'
+import { csvErrorLine, csvRecords, readCsv, type CsvDelimiter, type CsvEncoding } from '#app/platform/csv-in.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { song } from '#app/platform/db/schema.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { formatDuration } from './duration.ts'
 import { SongFormSchema, type SongValues } from './forms.ts'
 import { librarySongKeys, newSetlistId, songKey } from './songs.server.ts'
 
 /*
  * Importing songs from a spreadsheet's CSV. First a preview (what would be created, which lines are
- * refused and why), then the import of exactly what was previewed, in one transaction. Accepts
- * what French spreadsheets write: UTF-8 (with or without BOM) or Windows-1252, separated by `;`,
- * `,` or tabs, with a header line naming the columns in French or English.
+ * refused and why), then the import of exactly what was previewed, in one transaction. The file
+ * is read by the site's one CSV reader (encodings and delimiters: app/platform/csv-in.server.ts),
+ * with a header line naming the columns in French or English.
  */
 
 export const CSV_MAX_BYTES = 512 * 1024
 export const CSV_MAX_ROWS = 2000
 
-export const CSV_MESSAGES = {
-	empty: 'Le fichier est vide.',
-	tooLarge: 'Le fichier dépasse 512 Ko : coupez-le en plusieurs fichiers.',
-	tooManyRows: `Le fichier dépasse ${CSV_MAX_ROWS.toLocaleString('fr-FR')} lignes : coupez-le en plusieurs fichiers.`,
-	encoding:
-		'Ce fichier n’est pas un texte lisible (UTF-16 ou fichier binaire ?). Dans votre tableur, enregistrez-le au format « CSV UTF-8 ».',
-	separator:
-		'Les colonnes ne sont pas séparées par un point-virgule, une virgule ou une tabulation, ou la première ligne ne les nomme pas. Elle doit contenir au moins « titre ».',
-	noTitle:
-		'La première ligne doit nommer les colonnes et contenir au moins « titre » (puis, au choix : artiste original, durée, tonalité, tempo, notes).',
-	malformed: 'Ce fichier CSV est mal formé (guillemets non refermés ?) : ligne {{line}}.',
-	duplicateInLibrary: 'Déjà dans le répertoire.',
-	duplicateInFile: 'En double dans le fichier (ligne {{line}}).',
-	columns: 'Cette ligne n’a pas le même nombre de colonnes que l’en-tête.',
-} as const
+/** What the import says when it refuses the file, or one of its lines (French, from the locale file). */
+export function csvMessages() {
+	const t = getT()
+	return {
+		empty: t('admin.csv.empty'),
+		tooLarge: t('setlist.import.errors.tooLarge'),
+		tooManyRows: t('setlist.import.errors.tooManyRows', { max: CSV_MAX_ROWS.toLocaleString('fr-FR') }),
+		encoding: t('admin.csv.encoding'),
+		separator: t('setlist.import.errors.separator'),
+		noTitle: t('setlist.import.errors.noTitle'),
+		malformed: (line: number) => t('admin.csv.malformed', { line }),
+		duplicateInLibrary: t('setlist.import.errors.duplicateInLibrary'),
+		duplicateInFile: (line: number) => t('setlist.import.errors.duplicateInFile', { line }),
+		columns: t('setlist.import.errors.columns'),
+	}
+}
 
 /** Column names understood in the header (folded: lower case, no accents, no spaces or dashes). */
 const HEADERS: Record<string, keyof typeof FIELD> = {
@@ -73,8 +75,8 @@ export interface CsvRejectedRow {
 export type CsvPreview =
 	| {
 			ok: true
-			encoding: 'utf-8' | 'windows-1252'
-			separator: ';' | ',' | '\t'
+			encoding: CsvEncoding
+			separator: CsvDelimiter
 			create: CsvPreviewRow[]
 			rejected: CsvRejectedRow[]
 			values: SongValues[]
@@ -88,52 +90,29 @@ const fold = (text: string) =>
 		.toLowerCase()
 		.replace(/[\s_'’-]/g, '')
 
-/** The file's text: UTF-8 first, else Windows-1252 (Excel's French default); null for what is no text. */
-export function decodeCsv(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252' } | null {
-	if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.includes(0)) return null
-	try {
-		return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes), encoding: 'utf-8' }
-	} catch {
-		return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' }
-	}
-}
-
-/** The separator the header line uses: the one that splits it into known column names. */
-function detectSeparator(headerLine: string): ';' | ',' | '\t' | null {
-	let best: { sep: ';' | ',' | '\t'; known: number } | null = null
-	for (const sep of [';', ',', '\t'] as const) {
-		const known = headerLine.split(sep).filter((cell) => fold(cell.replace(/"/g, '')) in HEADERS).length
-		if (known > 0 && (!best || known > best.known)) best = { sep, known }
-	}
-	return best?.sep ?? null
-}
-
-const firstMessage = (issues: { message: string }[]) => issues[0]?.message ?? CSV_MESSAGES.columns
-
 /** What importing this file would do, without doing it. */
 export async function previewSongCsv(db: Db, bytes: Uint8Array): Promise<CsvPreview> {
-	if (bytes.byteLength === 0) return { ok: false, error: CSV_MESSAGES.empty }
-	if (bytes.byteLength > CSV_MAX_BYTES) return { ok: false, error: CSV_MESSAGES.tooLarge }
-	const decoded = decodeCsv(bytes)
-	if (!decoded) return { ok: false, error: CSV_MESSAGES.encoding }
-	const text = decoded.text.replace(/^\uFEFF/, '')
-	if (!text.trim()) return { ok: false, error: CSV_MESSAGES.empty }
-	const headerLine = text.split(/\r?\n/, 1)[0] ?? ''
-	const separator = detectSeparator(headerLine)
-	if (!separator) return { ok: false, error: CSV_MESSAGES.separator }
-
-	let records: string[][]
+	const messages = csvMessages()
+	if (bytes.byteLength === 0) return { ok: false, error: messages.empty }
+	if (bytes.byteLength > CSV_MAX_BYTES) return { ok: false, error: messages.tooLarge }
+	const file = readCsv(bytes)
+	if (!file) return { ok: false, error: messages.encoding }
+	if (!file.text.trim()) return { ok: false, error: messages.empty }
+	const records: string[][] = []
 	try {
-		records = parse(text, { delimiter: separator, relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as string[][]
+		for await (const record of csvRecords(file)) {
+			records.push(record)
+			if (records.length > CSV_MAX_ROWS + 1) return { ok: false, error: messages.tooManyRows }
+		}
 	} catch (error) {
-		const line = (error as { lines?: number }).lines ?? 0
-		return { ok: false, error: CSV_MESSAGES.malformed.replace('{{line}}', String(line)) }
+		return { ok: false, error: messages.malformed(csvErrorLine(error)) }
 	}
 	const [header, ...rows] = records
-	if (!header) return { ok: false, error: CSV_MESSAGES.empty }
-	if (rows.length > CSV_MAX_ROWS) return { ok: false, error: CSV_MESSAGES.tooManyRows }
+	if (!header) return { ok: false, error: messages.empty }
 	const columns = header.map((cell) => HEADERS[fold(cell)] ?? null)
-	if (!columns.includes('title')) return { ok: false, error: CSV_MESSAGES.noTitle }
+	// No title column: on a first line without any delimiter, the delimiter is the likelier mistake.
+	if (!columns.includes('title')) return { ok: false, error: file.delimiter ? messages.noTitle : messages.separator }
+	const separator = file.delimiter ?? ';'
 
 	const known = await librarySongKeys(db)
 	const seen = new Map<string, number>()
@@ -145,7 +124,7 @@ export async function previewSongCsv(db: Db, bytes: Uint8Array): Promise<CsvPrev
 		const line = index + 2
 		const raw = cells.join(separator === '\t' ? ' ⇥ ' : ` ${separator} `)
 		if (cells.length > header.length) {
-			rejected.push({ line, text: raw, reason: CSV_MESSAGES.columns })
+			rejected.push({ line, text: raw, reason: messages.columns })
 			return
 		}
 		const input: Record<string, string> = {}
@@ -154,17 +133,17 @@ export async function previewSongCsv(db: Db, bytes: Uint8Array): Promise<CsvPrev
 		})
 		const parsed = SongFormSchema.safeParse(input)
 		if (!parsed.success) {
-			rejected.push({ line, text: raw, reason: firstMessage(parsed.error.issues) })
+			rejected.push({ line, text: raw, reason: parsed.error.issues[0]?.message ?? messages.columns })
 			return
 		}
 		const key = songKey(parsed.data.title, parsed.data.originalArtist)
 		if (known.has(key)) {
-			rejected.push({ line, text: raw, reason: CSV_MESSAGES.duplicateInLibrary })
+			rejected.push({ line, text: raw, reason: messages.duplicateInLibrary })
 			return
 		}
 		const earlier = seen.get(key)
 		if (earlier !== undefined) {
-			rejected.push({ line, text: raw, reason: CSV_MESSAGES.duplicateInFile.replace('{{line}}', String(earlier)) })
+			rejected.push({ line, text: raw, reason: messages.duplicateInFile(earlier) })
 			return
 		}
 		seen.set(key, line)
@@ -178,7 +157,7 @@ export async function previewSongCsv(db: Db, bytes: Uint8Array): Promise<CsvPrev
 			tempo: parsed.data.tempo,
 		})
 	})
-	return { ok: true, encoding: decoded.encoding, separator, create, rejected, values }
+	return { ok: true, encoding: file.encoding, separator, create, rejected, values }
 }
 
 /**

@@ -6,7 +6,7 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { FieldError } from '#app/components/ui/field-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { formatDate, formatDateTime } from '#app/features/site/format.ts'
+import { formatDate, formatDateTime } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /*

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import { newShortId } from '#app/platform/random-token.server.ts'
 import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, setlist, setlistItem, song } from '#app/platform/db/schema.ts'
@@ -12,7 +12,7 @@ import type { SongValues } from './forms.ts'
 
 /** 12 URL-safe random characters. */
 export function newSetlistId(): string {
-	return randomBytes(9).toString('base64url')
+	return newShortId()
 }
 
 export const isRecordId = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{8,40}$/.test(value)

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { pageViewDaily } from '#app/platform/db/schema.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
-import { parisDay } from './paris-day.ts'
+import { parisDay } from '#app/platform/time-zone.ts'
 import type { ViewedPage } from './page-view-rules.ts'
 import { STATS_TOPIC } from './topics.ts'
 

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, parisDay, parseDay } from './paris-day.ts'
+import { addDays, daysBetween, formatDay, parisDay, parisNoon, parseDay } from '#app/platform/time-zone.ts'
 import type { TFunction } from '#app/i18n/translate.ts'
 
 /*
@@ -55,11 +55,9 @@ function presetRange(preset: Preset, today: string): StatsRange {
 	return { preset, from, to: today, days: daysBetween(from, today) }
 }
 
-/** « 3 mars 2026 » from 2026-03-03. */
+/** « 3 mars 2026 », « 1er mars 2026 » from 2026-03-03, 2026-03-01. */
 export function frenchDay(day: string): string {
-	return new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-		new Date(`${day}T00:00:00Z`),
-	)
+	return formatDay(parisNoon(day))
 }
 
 /** The query string that gives this range back (for links, the CSV export and the live stream). */

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { formatShortDate, parisNoon } from '#app/platform/time-zone.ts'
 import type { Ranking, Series } from './sources/types.ts'
 
 /* The pieces of the stats screen: a domain's chart with its numbers as a table, and a ranking. */
@@ -9,8 +10,7 @@ import type { Ranking, Series } from './sources/types.ts'
 const DailyChart = lazy(() => import('./daily-chart.tsx').then((m) => ({ default: m.DailyChart })))
 
 const TONES = ['accent', 'danger', 'muted'] as const
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
-const formatDay = (day: string) => dayFormat.format(new Date(`${day}T12:00:00Z`))
+const formatDay = (day: string) => formatShortDate(parisNoon(day))
 
 export function SourceCharts(props: { days: string[]; series: Series[]; title: string }) {
 	const { t } = useTranslation()

@@ -163,7 +163,7 @@ export const media = pgTable(
 export { EVENT_STATUSES, type EventStatus }
 
 /**
- * A show. Times are instants (UTC in the database), entered and shown in Europe/Paris. A draft is
+ * A show. Times are instants (UTC in the database), entered and shown in Paris time. A draft is
  * visible only to admins; `publishedAt` is set the first time it is published.
  */
 export const event = pgTable(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { newSecret } from '../random-token.server.ts'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -37,7 +37,7 @@ type SiteEnv = Pick<
 >
 
 /** Storage for a command-line tool: it never signs links, so its signing secret is a throwaway. */
-const toolStorage = (env: SiteEnv) => createStorage(env, randomBytes(32).toString('hex'))
+const toolStorage = (env: SiteEnv) => createStorage(env, newSecret())
 
 /** The site's message when the embedded server holds the folder. */
 export class SiteRunningError extends Error {

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto'
+import { hkdfSync, randomUUID } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -11,6 +11,7 @@ import {
 	type StoredObject,
 	type StoredObjectInfo,
 } from './storage.server.ts'
+import { hmac, sameSecret } from '../random-token.server.ts'
 
 /** Where signed links to local files are answered (app/routes/api/files.ts). */
 export const SIGNED_FILES_PREFIX = '/files/'
@@ -45,8 +46,7 @@ export async function createLocalStorage(options: { root: string; secret: string
 		return file
 	}
 
-	const sign = (key: string, expires: number, name: string) =>
-		createHmac('sha256', signingKey).update(`${key}\n${expires}\n${name}`).digest('base64url')
+	const sign = (key: string, expires: number, name: string) => hmac(signingKey, `${key}\n${expires}\n${name}`)
 
 	const infoOf = (key: string, stat: { size: number; mtimeMs: number; mtime: Date }): StoredObjectInfo => ({
 		size: stat.size,
@@ -159,9 +159,7 @@ export async function createLocalStorage(options: { root: string; secret: string
 			const expiresText = params.get('expires') ?? ''
 			const sig = params.get('sig') ?? ''
 			if (!/^\d{1,12}$/.test(expiresText) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return 'invalid'
-			const expected = Buffer.from(sign(key, Number(expiresText), params.get('name') ?? ''))
-			const given = Buffer.from(sig)
-			if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
+			if (!sameSecret(sig, sign(key, Number(expiresText), params.get('name') ?? ''))) return 'invalid'
 			return Number(expiresText) * 1000 <= now.getTime() ? 'expired' : 'ok'
 		},
 	}

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { data } from 'react-router'
 import type { Route } from './+types/code-files'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
@@ -8,6 +7,7 @@ import { MultipartError, multipartParts } from '#app/platform/multipart.server.t
 import type { Storage } from '#app/platform/storage/storage.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { randomToken } from '#app/platform/random-token.server.ts'
 
 /**
  * POST /dashboard/admin/codes/:campaignId/files: adds a file a campaign unlocks (multipart, kept
@@ -69,7 +69,7 @@ async function storeUploadedFile(
 		// oxlint-disable-next-line no-control-regex -- matching control characters is the point
 		const name = part.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 150) || 'fichier'
 		const ext = /\.([a-z0-9]{1,8})$/i.exec(name)?.[1]?.toLowerCase() ?? 'bin'
-		const storageKey = `codes/${campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/${randomBytes(12).toString('hex')}.${ext}`
+		const storageKey = `codes/${campaignId.toLowerCase().replace(/[^a-z0-9]/g, '')}/${randomToken(12, 'hex')}.${ext}`
 		const contentType = part.contentType || 'application/octet-stream'
 		let size = 0
 		async function* counted() {

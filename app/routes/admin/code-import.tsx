@@ -59,8 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	}
 	const file = form.get('file')
 	if (!(file instanceof File) || file.size === 0) return refuse(t('admin.codes.import.noFile'))
-	const text = new TextDecoder('utf-8', { fatal: false }).decode(await file.arrayBuffer())
-	const preview = await previewImport(database.db, text)
+	const preview = await previewImport(database.db, new Uint8Array(await file.arrayBuffer()))
 	if (preview.unreadable) return refuse(t('admin.codes.import.unreadable'))
 	if (preview.tooMany) return refuse(t('admin.codes.import.tooMany', { max: IMPORT_MAX_LINES.toLocaleString('fr-FR') }))
 	if (form.get('intent') === 'confirm' && preview.accepted.length > 0) {

@@ -10,7 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { listMessages } from '#app/features/contact/contact.server.ts'
 import { MESSAGE_FILTERS as FILTERS, MESSAGES_PAGE_SIZE, type MessageFilter } from '#app/features/contact/inbox.ts'
-import { formatDateTime } from '#app/features/site/format.ts'
+import { formatDateTime } from '#app/platform/time-zone.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useNavigation } from 'react-router'
-import { formatDate, formatTime } from '#app/features/site/format.ts'
+import { formatDate, formatTime } from '#app/platform/time-zone.ts'
 import type { SettingsIntent } from './schemas.ts'
 import type { SettingsActionData } from './types.ts'
 

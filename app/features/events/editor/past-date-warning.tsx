@@ -1,5 +1,5 @@
 import { AlertTriangle } from '#app/components/icons.tsx'
-import { parisWallClockToInstant } from '#app/features/events/paris-time.ts'
+import { parisWallClockToInstant } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /**

@@ -5,9 +5,8 @@ import { linkClasses } from '#app/components/ui/link.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import type { EventListRow } from '#app/features/events/admin.server.ts'
 import { EventStatusTag } from '#app/features/events/status-tag.tsx'
-import { formatTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { formatShortDate, formatTime } from '#app/platform/time-zone.ts'
 import { EVENT_LIST_PATH } from './list-url.ts'
 
 /*
@@ -15,16 +14,8 @@ import { EVENT_LIST_PATH } from './list-url.ts'
  * delete the row's event. On a phone a row is a card: the title, then date, place and status under it.
  */
 
-const shortDate = new Intl.DateTimeFormat('fr-FR', {
-	weekday: 'short',
-	day: 'numeric',
-	month: 'short',
-	year: 'numeric',
-	timeZone: SITE_TIME_ZONE,
-})
-
 /** « sam. 14 mars 2026 » and « 20 h 30 ». */
-const dateParts = (iso: string) => ({ date: shortDate.format(new Date(iso)), time: formatTime(iso) })
+const dateParts = (iso: string) => ({ date: formatShortDate(iso), time: formatTime(iso) })
 
 export function EventTable(props: { label: string; rows: EventListRow[]; onDelete: (row: { id: string; title: string }) => void }) {
 	const { t } = useTranslation()

@@ -2,6 +2,7 @@ import { and, between, desc, eq, like, sql } from 'drizzle-orm'
 import { countEvents } from '#app/features/events/events.server.ts'
 import { event, pageViewDaily } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { formatShortDay } from '#app/platform/time-zone.ts'
 import { TOP_ROWS } from './audience.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
 
@@ -26,7 +27,6 @@ export const eventsSource: StatsSource = {
 			countEvents(db),
 		])
 		const daily = dailyValues(range, perDay)
-		const dateOf = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/Paris' })
 		return {
 			id: 'events',
 			title: t('stats.events.title'),
@@ -37,7 +37,11 @@ export const eventsSource: StatsSource = {
 					key: 'events.top',
 					label: t('stats.events.top'),
 					unit: t('stats.audience.views'),
-					rows: top.map((row) => ({ label: `${row.title} (${dateOf.format(row.startsAt)})`, value: row.value, href: `/events/${row.id}` })),
+					rows: top.map((row) => ({
+						label: `${row.title} (${formatShortDay(row.startsAt)})`,
+						value: row.value,
+						href: `/events/${row.id}`,
+					})),
 					empty: t('stats.events.noViews'),
 				},
 			],

@@ -1,7 +1,8 @@
 import { and, count, eq } from 'drizzle-orm'
 import { outboxMail } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { parisDayOf, withinRange } from './sql.server.ts'
+import { sqlParisDay } from '#app/platform/time-zone.ts'
+import { withinRange } from './sql.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
 
 /** E-mail: every mail the site sent (accounts, contact…) and the ones that failed for good, per day. */
@@ -9,8 +10,8 @@ export const mailSource: StatsSource = {
 	id: 'mail',
 	async load(db, range) {
 		const t = getT()
-		const sentDay = parisDayOf(outboxMail.sentAt)
-		const failedDay = parisDayOf(outboxMail.updatedAt)
+		const sentDay = sqlParisDay(outboxMail.sentAt)
+		const failedDay = sqlParisDay(outboxMail.updatedAt)
 		const [sent, failed, [queued]] = await Promise.all([
 			db
 				.select({ day: sentDay, n: count() })

@@ -1,7 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm'
 import { user } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { parisDayOf, withinRange } from './sql.server.ts'
+import { sqlParisDay } from '#app/platform/time-zone.ts'
+import { withinRange } from './sql.server.ts'
 import { dailyValues, sum, type StatsSource } from './types.ts'
 
 /** Members: sign-ups per day, and who has an account now. */
@@ -9,7 +10,7 @@ export const membersSource: StatsSource = {
 	id: 'members',
 	async load(db, range) {
 		const t = getT()
-		const day = parisDayOf(user.createdAt)
+		const day = sqlParisDay(user.createdAt)
 		const [rows, [total], [verified], [admins]] = await Promise.all([
 			db.select({ day, n: count() }).from(user).where(withinRange(user.createdAt, range)).groupBy(day),
 			db.select({ n: count() }).from(user),

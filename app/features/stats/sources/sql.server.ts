@@ -1,17 +1,10 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { parisWallClockToInstant } from '#app/features/events/paris-time.ts'
-import { addDays } from '../paris-day.ts'
+import { addDays, parisWallClockToInstant, sqlParisMidnight } from '#app/platform/time-zone.ts'
 import type { StatsRange } from '../range.ts'
-
-/** The Paris day of a timestamp column, as YYYY-MM-DD. */
-export function parisDayOf(column: SQLWrapper): SQL<string> {
-	return sql<string>`to_char(${column} at time zone 'Europe/Paris', 'YYYY-MM-DD')`
-}
 
 /** The column falls within the range's Paris days (bounds computed once, so an index on it is used). */
 export function withinRange(column: SQLWrapper, range: StatsRange): SQL {
-	const end = addDays(range.to, 1)
-	return sql`${column} >= (${range.from}::timestamp at time zone 'Europe/Paris') and ${column} < (${end}::timestamp at time zone 'Europe/Paris')`
+	return sql`${column} >= ${sqlParisMidnight(range.from)} and ${column} < ${sqlParisMidnight(addDays(range.to, 1))}`
 }
 
 /** The range as instants: from the first day's Paris midnight (included) to the day after the last (excluded). */

@@ -21,7 +21,7 @@ import {
 } from '#app/features/setlist/setlists.server.ts'
 import { songsForPicker } from '#app/features/setlist/songs.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
-import { formatDateTime } from '#app/features/site/format.ts'
+import { formatDateTime } from '#app/platform/time-zone.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'

@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/event-setlist'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { attachSetlist, listSetlists, setlistOfEvent, setSetlistPublished } from '#app/features/setlist/setlists.server.ts'
-import { formatDateTime } from '#app/features/site/format.ts'
+import { formatDateTime } from '#app/platform/time-zone.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 

@@ -8,7 +8,7 @@ import { linkClasses } from '#app/components/ui/link.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
-import { CSV_MAX_BYTES, CSV_MESSAGES, importSongCsv, previewSongCsv } from '#app/features/setlist/csv-import.server.ts'
+import { CSV_MAX_BYTES, csvMessages, importSongCsv, previewSongCsv } from '#app/features/setlist/csv-import.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -52,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const formData = await uploadedForm(request)
 	const intent = formData.get('intent')
 	const bytes = await bytesOf(formData)
-	if (!bytes) return data({ error: CSV_MESSAGES.tooLarge, preview: null }, { status: 400 })
+	if (!bytes) return data({ error: csvMessages().tooLarge, preview: null }, { status: 400 })
 	const db = await getDb()
 	if (intent === 'preview') {
 		const preview = await previewSongCsv(db, bytes)
