@@ -20,6 +20,8 @@
  * need React's inline scripts to put its late parts in place). tests/integration/html-first.test.ts
  * walks every route of app/routes.ts and checks what each page sends.
  */
+import { useMatches, useRouteLoaderData } from 'react-router'
+
 export interface HydrationHandle {
 	hydrate: true
 }
@@ -33,4 +35,14 @@ export function hydrated<Handle extends object>(handle: Handle): Handle & Hydrat
 export function pageHydrates(handles: readonly unknown[], options: { flash?: boolean } = {}): boolean {
 	if (options.flash) return true
 	return handles.some((handle) => (handle as Partial<HydrationHandle> | undefined)?.hydrate === true)
+}
+
+/** Whether the page being rendered hydrates (for the root, and for what a page without React replaces by an island). */
+export function usePageHydrates(): boolean {
+	const matches = useMatches()
+	const root = useRouteLoaderData('root') as { flash?: unknown } | undefined
+	return pageHydrates(
+		matches.map((match) => match.handle),
+		{ flash: Boolean(root?.flash) },
+	)
 }

@@ -8,7 +8,6 @@ import {
 	Outlet,
 	Scripts,
 	ScrollRestoration,
-	useMatches,
 	useNavigation,
 	useRouteError,
 	useRouteLoaderData,
@@ -20,7 +19,7 @@ import { faviconDataUrl } from '#app/components/favicon.ts'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
-import { pageHydrates } from '#app/hydration.ts'
+import { usePageHydrates } from '#app/hydration.ts'
 import { getSessionProfile, sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
@@ -76,11 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const style = band ? ({ '--accent': band.accent, '--on-accent': band.onAccent } as React.CSSProperties) : undefined
 	// React Router's scripts only where a route asks for them (app/hydration.ts): the public pages
 	// are HTML and CSS, with their own small islands where something is interactive.
-	const matches = useMatches()
-	const hydrate = pageHydrates(
-		matches.map((match) => match.handle),
-		{ flash: Boolean(rootData?.flash) },
-	)
+	const hydrate = usePageHydrates()
 	return (
 		<html lang="fr" dir="ltr" style={style}>
 			<head>

@@ -173,7 +173,7 @@ describe(`the anonymous page cache on ${kind}`, () => {
 			const mine = await page(a, path, { cookie })
 			expect(mine.status).toBe(200)
 			expect(mine.cache).toBeNull()
-			expect(mine.html).toContain('camille.fan@exemple.fr')
+			// Rendered for this member: « Mon compte » (the page sends no data script with their address: app/hydration.ts).
 			expect(mine.html).toContain(translation.site.nav.myAccount)
 			expect(mine.response.headers.get('content-security-policy')).toMatch(/'nonce-[^']+'/)
 			const anonymous = await page(a, path)
