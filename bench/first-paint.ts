@@ -7,7 +7,8 @@
  * For each build: a data folder seeded with the demo events (the event page measured has a ready
  * cover) and our server on it. Then RUNS rounds (default 5); each round runs Lighthouse (Node API,
  * default config: mobile emulation, simulated throttling, performance only) on `/`, `/events`,
- * the event page and `/auth/signin`, every build in turn for each page (the order rotates between
+ * the event page and `/auth/signin` (or the pages PAGES lists, `event` for the event page), every
+ * build in turn for each page, and notes the scripts each load fetched (the order rotates between
  * rounds), so that whatever else the machine does weighs on all builds alike. Lighthouse's
  * simulated LCP moves by a few tenths of a second between runs of the same build on a shared
  * machine: read the medians, and compare builds measured in the same run.
