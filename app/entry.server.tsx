@@ -13,6 +13,7 @@ import { getEnv } from '#app/platform/env.server.ts'
 import { getLogger } from '#app/platform/logger.server.ts'
 import { onPublicContentChange, publicContentChanged, publicContentGeneration } from '#app/platform/public-content.server.ts'
 import { CACHEABLE_ROUTE_IDS } from '#app/cacheable-pages.ts'
+import { pageHydrates } from '#app/hydration.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
 import { awaitsData, wholeBody, wholeDocumentResponse } from '#app/platform/document-body.server.ts'
@@ -55,11 +56,15 @@ export default async function handleRequest(
 
 	// A page with nothing to wait for (no loader handed over a promise) is ready a moment after its
 	// shell: it is sent whole, with its length (platform/document-body.server.ts). So is any page for
-	// crawlers, no-JS clients and the page cache (server/page-cache.ts). Browsers get the shell of a
-	// page that waits for data first, and the rest as it comes.
+	// crawlers, no-JS clients and the page cache (server/page-cache.ts), and any page without
+	// React Router's scripts (app/hydration.ts): its late parts would need React's inline scripts to
+	// take their place. Browsers get the shell of a hydrating page that waits for data first, and
+	// the rest as it comes.
 	const userAgent = request.headers.get('user-agent')
+	const { matches } = routerContext.staticHandlerContext
 	return rendered(
 		!awaitsData(routerContext.staticHandlerContext) ||
+			!pageHydrates(matches.map((match) => routerContext.routeModules[match.route.id]?.handle)) ||
 			Boolean((userAgent && isbot(userAgent)) || routerContext.isSpaMode || request.headers.get(PAGE_CACHE_FILL_HEADER) === '1'),
 	)
 

@@ -253,11 +253,16 @@ async function browserCodeOf(file: string): Promise<BrowserCode> {
 	let declared: string[] | null = null
 	for (const statement of browserStatements) {
 		if (statement.type === 'ExportNamedDeclaration' && declaredName(statement) === 'handle') {
-			const init = (statement.declaration as { declarations: { init: AstNode }[] }).declarations[0]!.init
+			let init = (statement.declaration as { declarations: { init: AstNode }[] }).declarations[0]!.init
+			// `hydrated(routeStrings(…))`: the same units, on a route that also asks for React (app/hydration.ts).
+			const wrapper = init.callee as AstNode | undefined
+			if (init.type === 'CallExpression' && wrapper?.name === 'hydrated') init = ((init.arguments ?? []) as AstNode[])[0]!
 			const callee = init.callee as AstNode | undefined
 			const args = (init.arguments ?? []) as AstNode[]
 			if (init.type !== 'CallExpression' || callee?.name !== 'routeStrings' || args.some((arg) => typeof arg.value !== 'string')) {
-				throw new Error(`${path.relative(appDir, file)}: write the handle as routeStrings('unit', …) with units written out`)
+				throw new Error(
+					`${path.relative(appDir, file)}: write the handle as routeStrings('unit', …) with units written out (in hydrated(…) if it asks for React)`,
+				)
 			}
 			declared = args.map((arg) => arg.value as string)
 		}

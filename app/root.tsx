@@ -19,6 +19,7 @@ import { faviconDataUrl } from '#app/components/favicon.ts'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
+import { usePageHydrates } from '#app/hydration.ts'
 import { getSessionProfile, sessionMiddleware, sessionUserContext } from '#app/features/accounts/session.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 import { readFlash, type Flash } from '#app/platform/flash.server.ts'
@@ -72,6 +73,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const error = useRouteError()
 	const band = rootData?.band
 	const style = band ? ({ '--accent': band.accent, '--on-accent': band.onAccent } as React.CSSProperties) : undefined
+	// React Router's scripts only where a route asks for them (app/hydration.ts): the public pages
+	// are HTML and CSS, with their own small islands where something is interactive.
+	const hydrate = usePageHydrates()
 	return (
 		<html lang="fr" dir="ltr" style={style}>
 			<head>
@@ -98,8 +102,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 			</head>
 			<body>
 				{children}
-				<ScrollRestoration nonce={nonce} />
-				<Scripts nonce={nonce} />
+				{hydrate ? (
+					<>
+						<ScrollRestoration nonce={nonce} />
+						<Scripts nonce={nonce} />
+					</>
+				) : null}
 			</body>
 		</html>
 	)

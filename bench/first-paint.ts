@@ -7,7 +7,8 @@
  * For each build: a data folder seeded with the demo events (the event page measured has a ready
  * cover) and our server on it. Then RUNS rounds (default 5); each round runs Lighthouse (Node API,
  * default config: mobile emulation, simulated throttling, performance only) on `/`, `/events`,
- * the event page and `/auth/signin`, every build in turn for each page (the order rotates between
+ * the event page and `/auth/signin` (or the pages PAGES lists, `event` for the event page), every
+ * build in turn for each page, and notes the scripts each load fetched (the order rotates between
  * rounds), so that whatever else the machine does weighs on all builds alike. Lighthouse's
  * simulated LCP moves by a few tenths of a second between runs of the same build on a shared
  * machine: read the medians, and compare builds measured in the same run.
@@ -25,7 +26,8 @@ import { TMP, buildSite, machineLine, makeLog, median, runBench, seedDemo, start
 const BUILDS = (process.env.BUILDS ?? process.env.BUILD_DIR ?? 'build-bench-paint').split(',').filter(Boolean)
 const RUNS = Number(process.env.RUNS ?? 5)
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-first-paint.md')
-const PAGES = ['/', '/events', 'event', '/auth/signin'] as const
+/** `PAGES=/,/events,event,/redeem,/contact` measures those (`event`: the demo event page with a cover). */
+const PAGES = (process.env.PAGES ?? '/,/events,event,/auth/signin').split(',').filter(Boolean)
 const started = new Date()
 const log = makeLog('first paint', started.getTime())
 
@@ -38,6 +40,9 @@ interface Run {
 	lcp: number
 	tbt: number
 	cls: number
+	/** The page's scripts as they travelled (Lighthouse's network records): how many, and their bytes. */
+	scripts: number
+	scriptBytes: number
 	observedLcp: number
 	lcpElement: string
 	/** TTFB, load delay, load time, render delay (ms), as Lighthouse splits the LCP. */
@@ -75,7 +80,9 @@ async function lighthouseRun(url: string, port: number): Promise<Omit<Run, 'buil
 		url: string
 		networkEndTime?: number
 		transferSize?: number
+		resourceType?: string
 	}[]
+	const scripts = requests.filter((r) => r.resourceType === 'Script')
 	const beforeLcp = requests
 		.filter((r) => typeof r.networkEndTime === 'number' && r.networkEndTime <= observedLcp)
 		.map((r) => `${new URL(r.url).pathname.replace(/-[\w-]{8}(\.\w+)$/, '$1')} (${((r.transferSize ?? 0) / 1000).toFixed(1)} kB)`)
@@ -85,6 +92,8 @@ async function lighthouseRun(url: string, port: number): Promise<Omit<Run, 'buil
 		lcp: value('largest-contentful-paint'),
 		tbt: value('total-blocking-time'),
 		cls: value('cumulative-layout-shift'),
+		scripts: scripts.length,
+		scriptBytes: scripts.reduce((total, r) => total + (r.transferSize ?? 0), 0),
 		observedLcp,
 		lcpElement,
 		phases,
@@ -112,10 +121,10 @@ function report(runs: Run[], loadStart: number, loadEnd: number): string {
 	const out = [
 		'# First paint on a phone (Lighthouse, several runs)',
 		'',
-		`Written by \`node bench/first-paint.ts\`; ${started.toISOString()}; ${machineLine()} at the end, ${loadStart.toFixed(1)} (1 min) at the start. Lighthouse ${lighthouseVersion()}, default config (mobile emulation, simulated throttling: 150 ms RTT, 1.6 Mbps, 4× CPU), performance category only; ${RUNS} rounds, each page on every build in turn (rotating order).`,
+		`Written by \`node bench/first-paint.ts\` (pages: ${PAGES.join(', ')}); ${started.toISOString()}; ${machineLine()} at the end, ${loadStart.toFixed(1)} (1 min) at the start. Lighthouse ${lighthouseVersion()}, default config (mobile emulation, simulated throttling: 150 ms RTT, 1.6 Mbps, 4× CPU), performance category only; ${RUNS} rounds, each page on every build in turn (rotating order).`,
 		'',
-		'| build | page | runs | score (median, min) | FCP median | LCP median | LCP min–max | TBT median | load avg (runs) | LCP element |',
-		'| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+		'| build | page | runs | score (median, min) | FCP median | LCP median | LCP min–max | TBT median | TBT max | JS files, kB sent (median) | load avg (runs) | LCP element |',
+		'| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
 	]
 	for (const page of PAGES) {
 		for (const build of BUILDS) {
@@ -124,7 +133,7 @@ function report(runs: Run[], loadStart: number, loadEnd: number): string {
 			const lcps = mine.map((r) => r.lcp)
 			const elements = [...new Set(mine.map((r) => r.lcpElement))].map((e) => `\`${e.replace(/\|/g, '\\|')}\``).join(', ')
 			out.push(
-				`| ${build} | \`${page === 'event' ? '/events/:id (cover)' : page}\` | ${mine.length} | ${median(mine.map((r) => r.score))}, ${Math.min(...mine.map((r) => r.score))} | ${s(median(mine.map((r) => r.fcp)))} | **${s(median(lcps))}** | ${s(Math.min(...lcps))}–${s(Math.max(...lcps))} | ${Math.round(median(mine.map((r) => r.tbt)))} ms | ${Math.min(...mine.map((r) => r.loadAverage)).toFixed(1)}–${Math.max(...mine.map((r) => r.loadAverage)).toFixed(1)} | ${elements} |`,
+				`| ${build} | \`${page === 'event' ? '/events/:id (cover)' : page}\` | ${mine.length} | ${median(mine.map((r) => r.score))}, ${Math.min(...mine.map((r) => r.score))} | ${s(median(mine.map((r) => r.fcp)))} | **${s(median(lcps))}** | ${s(Math.min(...lcps))}–${s(Math.max(...lcps))} | ${Math.round(median(mine.map((r) => r.tbt)))} ms | ${Math.round(Math.max(...mine.map((r) => r.tbt)))} ms | ${median(mine.map((r) => r.scripts))}, ${(median(mine.map((r) => r.scriptBytes)) / 1000).toFixed(1)} kB | ${Math.min(...mine.map((r) => r.loadAverage)).toFixed(1)}–${Math.max(...mine.map((r) => r.loadAverage)).toFixed(1)} | ${elements} |`,
 			)
 		}
 	}
@@ -162,7 +171,7 @@ await runBench(async () => {
 	const runs: Run[] = []
 	try {
 		// One run of each page on each site first, unrecorded: fills the page caches.
-		for (const { site, event } of sites) for (const page of ['/', '/events', event, '/auth/signin']) await fetch(site.origin + page)
+		for (const { site, event } of sites) for (const page of PAGES) await fetch(site.origin + (page === 'event' ? event : page))
 		for (let round = 0; round < RUNS; round++) {
 			for (const page of PAGES) {
 				for (let k = 0; k < sites.length; k++) {

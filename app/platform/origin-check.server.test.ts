@@ -23,6 +23,11 @@ describe('isCrossSite', () => {
 
 	it('refuses the opaque "null" origin (sandboxed frames, data: URLs)', () => {
 		expect(isCrossSite(request('POST', { origin: 'null' }), SITE)).toBe(true)
+		expect(isCrossSite(request('POST', { origin: 'null', 'sec-fetch-site': 'cross-site' }), SITE)).toBe(true)
+	})
+
+	it('accepts a plain form from one of its own no-referrer pages (Origin « null », Sec-Fetch-Site same-origin)', () => {
+		expect(isCrossSite(request('POST', { origin: 'null', 'sec-fetch-site': 'same-origin' }), SITE)).toBe(false)
 	})
 
 	it('refuses another scheme or port of the same host', () => {

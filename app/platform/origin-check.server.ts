@@ -22,7 +22,10 @@ export function isCrossSite(request: Request, siteUrl = getEnv().SITE_URL): bool
 	if (fetchSite === 'cross-site' || fetchSite === 'same-site') return true
 	const origin = request.headers.get('origin')
 	if (origin === null) return false
-	if (origin === 'null') return true
+	// A plain form posted from one of our pages that asks for no referrer (a claim link, /redeem,
+	// /unsubscribe: their addresses carry tokens) says « null » for its origin; the browser still
+	// says the request comes from this very origin (Sec-Fetch-Site, which no page can set).
+	if (origin === 'null') return fetchSite !== 'same-origin'
 	return origin !== new URL(siteUrl).origin && origin !== new URL(request.url).origin
 }
 

@@ -29,13 +29,17 @@ export function SessionProvider(props: { user: AuthUser | null; profile: Profile
 		revalidate.current = revalidator.revalidate
 	})
 	const client = useRef<AuthClient | null>(null)
-	const knownUserId = useRef(user?.id ?? null)
+	// Undefined until this document has told the other tabs who it was rendered for: a sign-in or
+	// sign-out may have been a plain form on a page without React (app/hydration.ts), which told nobody.
+	const knownUserId = useRef<string | null | undefined>(undefined)
 
 	// One channel per mounted provider (StrictMode mounts twice in development: each gets its own).
 	useEffect(() => {
 		const created = createAuthClient()
 		client.current = created
 		const stop = created.onAuthStateChanged((changedUser, knownProfile) => {
+			// Another tab opening a page for the same person: nothing changed here.
+			if (!knownProfile && (changedUser?.id ?? null) === knownUserId.current) return
 			void machine.authChanged(changedUser, knownProfile)
 			if (!knownProfile) {
 				// Another tab signed in or out: the loaders of this page must see it too.
@@ -50,7 +54,8 @@ export function SessionProvider(props: { user: AuthUser | null; profile: Profile
 		}
 	}, [machine])
 
-	// This tab's own navigations (a sign-in form, a sign-out) change what the server says.
+	// This tab's own navigations (a sign-in form, a sign-out) change what the server says; a new
+	// document says it once too (see knownUserId).
 	useEffect(() => {
 		const id = user?.id ?? null
 		if (id !== knownUserId.current) {

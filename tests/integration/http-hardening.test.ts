@@ -1,4 +1,6 @@
+import fs from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMigratedTestDatabase, databaseKind, type TestDatabase } from '../support/database.ts'
 import { postChunked } from '../support/chunked.ts'
@@ -183,9 +185,12 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 	// Last: its requests fill the log the tests above read, and spend this address's budget.
 	describe('route discovery', () => {
 		it('gives each address a budget of paths React Router’s /__manifest matches, then a 429', async () => {
-			const page = await (await fetch(`${server.origin}/auth/signin`)).text()
-			const version = /"version":\s*"([^"]+)"/.exec(page)?.[1]
+			// The build's version, as a hydrating page's script names it (a public page sends no script:
+			// app/hydration.ts); React Router names its manifest file after it.
+			const manifest = fs.readdirSync(path.join(TEST_BUILD_DIR, 'client', 'assets')).find((file) => /^manifest-\w+\.js$/.test(file))
+			const version = /^manifest-(\w+)\.js$/.exec(manifest ?? '')?.[1]
 			expect(version).toBeTruthy()
+			expect((await fetch(`${server.origin}/__manifest?version=${version}&paths=/events`)).status).toBe(200)
 			// 1,000 made-up paths a request (a browser sends a page's undiscovered links, tens to hundreds).
 			const ask = (round: number) =>
 				`${server.origin}/__manifest?version=${version}&paths=${Array.from({ length: 1_000 }, (_, k) => `/${(round * 1_000 + k).toString(36)}`).join(',')}`

@@ -41,9 +41,16 @@ describe(`how a page rendered per request is sent on ${kind}`, () => {
 			const html = await plain.text()
 			expect(html, path).toMatch(/^<!DOCTYPE html>.*<\/html>$/s)
 			expect(Number(plain.headers.get('content-length')), path).toBe(Buffer.byteLength(html))
-			// React Router's data script is complete: the loaders' data, then the end of its stream.
-			expect(html, path).toContain('window.__reactRouterContext.streamController.enqueue(')
-			expect(html).toContain('window.__reactRouterContext.streamController.close()')
+			if (path.startsWith('/dashboard')) {
+				// React Router's data script is complete: the loaders' data, then the end of its stream.
+				expect(html, path).toContain('window.__reactRouterContext.streamController.enqueue(')
+				expect(html).toContain('window.__reactRouterContext.streamController.close()')
+			} else {
+				// A public page runs no React, even for a signed-in member (app/hydration.ts): its one script
+				// is the island that follows a sign-out in another tab.
+				expect(html, path).not.toContain('__reactRouterContext')
+				expect(html.match(/<script\b[^>]*>/g), path).toEqual([expect.stringMatching(/src="\/assets\/follow-session-[\w-]+\.js"/)])
+			}
 			expect(html, path).not.toContain('<!--$!-->')
 
 			// Compressed at once, with the length of the compressed bytes (server/respond.ts); Node's

@@ -1,5 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { useState, type FormEvent } from 'react'
+import { createElement, useState, type FormEvent, type ReactElement } from 'react'
+import { useNonce } from '#app/components/nonce.tsx'
+// The same behaviour for a page that does not hydrate (app/hydration.ts), as a file of its own.
+import editedFieldsIsland from '#app/islands/edited-fields.ts?worker&url'
 
 /*
  * How a form checks what is typed once a submit has been refused. Two ways, never a third: either
@@ -19,10 +22,13 @@ export const validateOnServer = { shouldValidate: 'onSubmit', shouldRevalidate: 
 
 /**
  * For server-validated forms: a field edited since the server's last answer no longer shows that
- * answer's message (the server judges it again at the next submit). Put `onInput` on the form and
- * read a field's errors through `errors(field)`.
+ * answer's message (the server judges it again at the next submit). Put `onInput` on the form,
+ * read a field's errors through `errors(field)`, and put `island` inside the form: on a public page,
+ * which does not hydrate, a small script does the same (app/islands/edited-fields.ts); it is there
+ * only in an answer that refused something, so a page as first shown sends no script.
  */
 export function useEditedFields(lastResult: SubmissionResult<string[]> | null | undefined) {
+	const nonce = useNonce()
 	const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set())
 	// A new answer from the server: every field shows its messages again (reset while rendering, as React advises).
 	const [answered, setAnswered] = useState(lastResult)
@@ -30,7 +36,12 @@ export function useEditedFields(lastResult: SubmissionResult<string[]> | null | 
 		setAnswered(lastResult)
 		setEdited(new Set())
 	}
+	const refused = lastResult?.status === 'error'
+	const island: ReactElement | null = refused
+		? createElement('script', { type: 'module', src: editedFieldsIsland, nonce: nonce || undefined })
+		: null
 	return {
+		island,
 		onInput(event: FormEvent<HTMLFormElement>) {
 			const name = (event.target as HTMLInputElement).name
 			if (name && !edited.has(name)) setEdited(new Set(edited).add(name))

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { Link, useFetcher } from 'react-router'
+import { Link } from 'react-router'
 import type { z } from 'zod'
 import { Button } from '#app/components/ui/button.tsx'
 import { Checkbox } from '#app/components/ui/checkbox.tsx'
@@ -15,17 +15,17 @@ type Input = z.input<typeof SubscribeSchema>
 type Constraint = NonNullable<Parameters<typeof useForm<Input>>[0]['constraint']>
 
 /**
- * The landing page's newsletter sign-up: an address and an unticked consent. With JavaScript it
- * answers in place; without, the browser posts the page and the answer comes back in `fallback`.
- * Nothing here depends on the visitor until they submit, so the page stays cacheable.
+ * The landing page's newsletter sign-up: an address and an unticked consent. A plain form (the
+ * landing sends no script: app/hydration.ts): the browser posts the page, the answer comes back in
+ * `fallback`, and the action's `#newsletter` brings the visitor back to this section, where the
+ * answer is. Nothing here depends on the visitor until they submit, so the page stays cacheable.
  *
  * The server validates (the landing does not download Zod): `constraint` comes from the page's
  * loader (newsletterSignupConstraint), a refused field's message stays until that field is edited.
  */
 export function NewsletterSignup(props: { action: string; fallback?: SignupResult | null; bandName: string; constraint: Constraint }) {
 	const { t } = useTranslation()
-	const fetcher = useFetcher<SignupResult>({ key: 'newsletter-signup' })
-	const outcome = fetcher.data ?? props.fallback ?? null
+	const outcome = props.fallback ?? null
 	const [form, fields] = useForm<Input>({
 		id: 'newsletter-signup',
 		lastResult: outcome?.result,
@@ -49,13 +49,14 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 						<p className="mt-2 text-muted">{t('newsletter.signup.sentBody')}</p>
 					</div>
 				) : (
-					<fetcher.Form
+					<form
 						method="post"
-						action={props.action}
+						action={`${props.action}#newsletter`}
 						className="flex flex-col gap-4"
 						{...getFormProps(form)}
 						onInput={edited.onInput}
 					>
+						{edited.island}
 						<input type="hidden" name="intent" value="newsletter" />
 						<FormError id={form.errorId} errors={form.errors} />
 						<Field label={t('newsletter.signup.email')} errors={edited.errors(fields.email)}>
@@ -88,11 +89,11 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 								</>
 							}
 						/>
-						<Button type="submit" size="lg" disabled={fetcher.state !== 'idle'}>
+						<Button type="submit" size="lg">
 							{t('newsletter.signup.submit')}
 						</Button>
 						<p className="text-sm text-muted">{t('newsletter.signup.note')}</p>
-					</fetcher.Form>
+					</form>
 				)}
 			</div>
 		</section>

@@ -14,9 +14,10 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 import dashboardStylesheet from '#app/styles/dashboard.css?url'
 import sheetStylesheet from '#app/styles/code-sheet.css?url'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { hydrated } from '#app/hydration.ts'
 
-/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('admin.codes')
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts), and React there (app/hydration.ts). */
+export const handle = hydrated(routeStrings('admin.codes'))
 
 /*
  * A batch's print sheet: A4 pages of ten cards (85 × 54 mm, the size of a business card) with crop

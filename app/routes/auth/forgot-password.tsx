@@ -74,6 +74,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 				<p className="mt-2 text-muted">{t('auth.forgot.intro')}</p>
 			)}
 			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+				{edited.island}
 				<FormError id={form.errorId} errors={form.errors} />
 				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>
 					{(control) => <Input {...getInputProps(fields.email, { type: 'email' })} {...control} autoComplete="email" />}

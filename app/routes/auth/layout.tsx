@@ -1,6 +1,8 @@
 import { Link, Outlet, useRouteLoaderData } from 'react-router'
 import { Logo } from '#app/components/logo.tsx'
+import { FollowSession } from '#app/components/follow-session.tsx'
 import { SkipLink } from '#app/components/skip-link.tsx'
+import { usePageHydrates } from '#app/hydration.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
@@ -11,6 +13,7 @@ export const handle = routeStrings('auth.fields', 'auth.validation')
 export default function AuthLayout() {
 	const root = useRouteLoaderData<typeof rootLoader>('root')
 	const band = root?.band
+	const hydrates = usePageHydrates()
 	return (
 		<div className="poster-backdrop flex min-h-dvh flex-col text-fg">
 			<SkipLink />
@@ -25,6 +28,8 @@ export default function AuthLayout() {
 					<Outlet />
 				</div>
 			</main>
+			{/* A sign-in or sign-out in another tab reloads this page (without React, the session machine is not here). */}
+			{hydrates ? null : <FollowSession userId={root?.user?.id ?? ''} />}
 		</div>
 	)
 }

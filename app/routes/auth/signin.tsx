@@ -94,6 +94,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signin.title')}</h1>
 			<p className="mt-3 text-muted">{t('auth.signin.intro')}</p>
 			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+				{edited.island}
 				<FormError id={form.errorId} errors={form.errors ?? (loaderData.providerError ? [loaderData.providerError] : undefined)} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
 				<Field label={t('auth.fields.email')} errors={edited.errors(fields.email)}>

@@ -100,6 +100,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 			<h1 className="font-display text-headline tracking-display uppercase">{t('auth.signup.title')}</h1>
 			<p className="mt-3 text-muted">{t('auth.signup.intro')}</p>
 			<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+				{edited.island}
 				<FormError id={form.errorId} errors={form.errors} />
 				<input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ''} />
 				<Field label={t('auth.fields.name')} hint={t('auth.signup.nameHint')} errors={edited.errors(fields.name)}>

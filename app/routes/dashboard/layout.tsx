@@ -14,9 +14,10 @@ import { memberAvatar } from '#app/features/media/media.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import dashboardStylesheet from '#app/styles/dashboard.css?url'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { hydrated } from '#app/hydration.ts'
 
-/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('dashboard')
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts), and React there (app/hydration.ts). */
+export const handle = hydrated(routeStrings('dashboard'))
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)

@@ -107,6 +107,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
 					</div>
 				) : null}
 				<Form method="post" className="mt-6 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+					{edited.island}
 					<FormError id={form.errorId} errors={form.errors} />
 					<div className="grid gap-5 sm:grid-cols-2">
 						<Field label={t('contact.fields.name')} errors={edited.errors(fields.name)}>

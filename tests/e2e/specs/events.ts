@@ -48,9 +48,13 @@ export function eventSpecs() {
 			})
 			context.on('weberror', (error) => problems.push(`page error: ${error.page()?.url()} ${error.error().message}`))
 			context.on('console', (message) => {
-				// The 404s this spec asks for are logged by the browser as failed loads: expected.
+				// The 404s this spec asks for are logged by the browser as failed loads: expected; so are the
+				// 400s of the forms it has the server refuse without JavaScript (a refused form's page is a 400).
 				const expected404 = /Failed to load resource: the server responded with a status of 404/.test(message.text())
-				if ((message.type() === 'error' && !expected404) || /Content[- ]Security[- ]Policy/i.test(message.text())) {
+				const refusedForm =
+					/Failed to load resource: the server responded with a status of 400/.test(message.text()) &&
+					['/contact', '/?index#newsletter'].includes(message.location().url.replace(site.origin, ''))
+				if ((message.type() === 'error' && !expected404 && !refusedForm) || /Content[- ]Security[- ]Policy/i.test(message.text())) {
 					problems.push(`console ${message.type()} (${message.location().url}): ${message.text()}`)
 				}
 			})
@@ -277,6 +281,64 @@ export function eventSpecs() {
 			await page.getByRole('heading', { level: 1, name: 'Bruxelles' }).waitFor()
 			assert.ok((await page.locator('main').innerText()).includes(`Bruxelles, Belgique`))
 			assert.equal(await page.getByRole('link', { name: t('events.share.label') }).getAttribute('href'), `${site.origin}${path}`)
+		})
+
+		test('the public pages without JavaScript: whole, linked by full navigations, forms answered by the server (screenshots at 375 and 1280 px)', async () => {
+			const shots = process.env.E2E_SHOTS_DIR
+			const pages: [string, string][] = [
+				['/', 'landing'],
+				['/events', 'events'],
+				[`/events/${site.ids.scheduled}`, 'event'],
+				['/redeem', 'redeem'],
+				['/redeem?code=ABCD-EFGH-JKLM', 'redeem-qr'],
+				['/contact', 'contact'],
+				['/auth/signin', 'signin'],
+				['/auth/signup', 'signup'],
+				['/policies/privacy', 'privacy'],
+			]
+			for (const [options, size] of [
+				[{ javaScriptEnabled: false }, '1280'],
+				[{ javaScriptEnabled: false, ...PHONE }, '375'],
+			] as const) {
+				const page = await (await visitor(options)).newPage()
+				for (const [path, name] of pages) {
+					const response = await page.goto(path)
+					assert.equal(response?.status(), 200, path)
+					await page.getByRole('heading', { level: 1 }).first().waitFor()
+					if (shots) await page.screenshot({ path: `${shots}/no-js-${name}-${size}.png`, fullPage: true })
+				}
+				// The code of a QR code's link is in the field, filled in by the server.
+				await page.goto('/redeem?code=ABCD-EFGH-JKLM')
+				assert.equal(await page.getByRole('textbox').first().inputValue(), 'ABCD-EFGH-JKLM')
+			}
+
+			const page = await (await visitor({ javaScriptEnabled: false })).newPage()
+			// A link is a full navigation to the next page.
+			await page.goto('/')
+			await page.getByRole('link', { name: t('events.home.all') }).click()
+			await page.waitForURL((url) => url.pathname === '/events')
+			await page.getByRole('heading', { level: 1 }).waitFor()
+			// The landing's newsletter form, refused by the server: back at the form, with the messages by the fields.
+			await page.goto('/')
+			const signup = page.getByRole('region', { name: t('newsletter.signup.title') })
+			await signup.getByLabel(t('newsletter.signup.email'), { exact: true }).fill('pas-une-adresse')
+			await signup.getByRole('button', { name: t('newsletter.signup.submit') }).click()
+			await page.waitForURL((url) => url.hash === '#newsletter')
+			const email = page
+				.getByRole('region', { name: t('newsletter.signup.title') })
+				.getByLabel(t('newsletter.signup.email'), { exact: true })
+			assert.equal(await email.getAttribute('aria-invalid'), 'true')
+			assert.equal(await email.inputValue(), 'pas-une-adresse')
+			if (process.env.E2E_SHOTS_DIR) await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/no-js-newsletter-refused-1280.png` })
+			// The contact form, refused and answered in French next to the field, what was typed kept.
+			await page.goto('/contact')
+			await page.getByLabel(t('contact.fields.message'), { exact: true }).fill('Salut sans JavaScript')
+			await page.getByRole('button', { name: t('contact.submit') }).click()
+			const name = page.getByLabel(t('contact.fields.name'), { exact: true })
+			await name.and(page.locator('[aria-invalid="true"]')).waitFor()
+			assert.equal(await page.getByLabel(t('contact.fields.message'), { exact: true }).inputValue(), 'Salut sans JavaScript')
+			if (process.env.E2E_SHOTS_DIR)
+				await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/no-js-contact-refused-1280.png`, fullPage: true })
 		})
 
 		test('anonymous visitors get validators and a 304 for a copy that is still current', async () => {

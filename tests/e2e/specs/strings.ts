@@ -1,9 +1,10 @@
 /*
- * The browser's strings: a page downloads only the units of translation.json its routes declare
- * (app/i18n/route-strings.ts), as immutable, pre-compressed files, never the whole file; a
- * client-side navigation to a screen that needs more loads it before that screen shows, so that no
- * raw key (`auth.signin.title`) ever reaches the page, not even for a moment. The string files are
- * slowed down here so that a screen shown too early would be seen.
+ * The browser's strings: a page that runs React downloads only the units of translation.json its
+ * routes declare (app/i18n/route-strings.ts), as immutable, pre-compressed files, never the whole
+ * file; a client-side navigation to a screen that needs more loads it before that screen shows, so
+ * that no raw key (`auth.signin.title`) ever reaches the page, not even for a moment. A public page
+ * runs no React (app/hydration.ts) and downloads none. The string files are slowed down here so
+ * that a screen shown too early would be seen.
  */
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -87,40 +88,28 @@ export function stringsSpecs() {
 		const contexts: BrowserContext[] = []
 		after(() => closeAll(...contexts))
 
-		test('a public page loads its own units only, and a navigation loads the next screen’s before showing it', async () => {
+		test('a public page loads no strings (it sends no script), and its links are full navigations to pages rendered whole', async () => {
 			const context = await newVisitor()
 			contexts.push(context)
 			const page = await context.newPage()
 			const strings = await watchStrings(page)
 			const response = await visit(page, '/events')
-
+			assert.equal(response.status(), 200)
+			// The server rendered every word (app/hydration.ts): nothing for the browser to fetch.
 			assert.deepEqual(strings.wholeFile, [], 'the whole translation file was downloaded')
-			assert.ok(strings.units.includes('events') && strings.units.includes('common'), `units of /events: ${strings.units.join(', ')}`)
-			const foreign = strings.units.filter((unit) => ADMIN_ONLY.test(unit) || unit.startsWith('auth'))
-			assert.deepEqual(foreign, [], `/events downloaded strings it does not show: ${foreign.join(', ')}`)
-			assert.equal(new Set(strings.units).size, strings.units.length, `a unit was downloaded twice: ${strings.units.join(', ')}`)
+			assert.deepEqual(strings.units, [], `/events downloaded strings: ${strings.units.join(', ')}`)
 			assert.deepEqual(await rawKeysSeen(page), [])
 
-			// The files: cached for good, pre-compressed; the page itself as before (a cached anonymous page).
-			const file = await page.request.get(`${h.origin}${await unitUrl(page, 'events')}`, { headers: { 'accept-encoding': 'br, gzip' } })
-			assert.equal(file.status(), 200)
-			assert.match(file.headers()['cache-control'] ?? '', /immutable/)
-			assert.equal(file.headers()['content-encoding'], 'br')
-			assert.equal(response.status(), 200)
-
-			// To the sign-in page through the header's link: a client-side navigation to a screen whose
-			// strings (auth.*) are not loaded yet.
+			// To the sign-in page through the header's link: a new document, with every word in it.
 			const stillSameDocument = await sameDocument(page)
-			await watchForRawKeys(page)
-			const before = strings.units.length
 			await page.getByRole('link', { name: t('site.nav.signIn') }).click()
 			await waitForPath(page, (url) => url.pathname === '/auth/signin')
 			await page.getByRole('heading', { level: 1, name: t('auth.signin.title') }).waitFor()
 			await page.getByLabel(t('auth.fields.email')).waitFor()
-			assert.ok(await stillSameDocument(), 'the sign-in page was loaded as a new document, not by a client-side navigation')
-			const loadedThen = strings.units.slice(before)
-			assert.ok(loadedThen.includes('auth.signin'), `units loaded on the way to /auth/signin: ${loadedThen.join(', ')}`)
-			assert.deepEqual(await rawKeysSeen(page), [], 'a raw key showed during or after the navigation')
+			assert.equal(await stillSameDocument(), false, 'the sign-in page came by a client-side navigation: it should be a full one')
+			await watchForRawKeys(page)
+			assert.deepEqual(strings.units, [], `/auth/signin downloaded strings: ${strings.units.join(', ')}`)
+			assert.deepEqual(await rawKeysSeen(page), [], 'a raw key shows on the sign-in page')
 		})
 
 		test('the dashboard loads no admin strings, and its settings screen comes with its own', async () => {
@@ -142,6 +131,13 @@ export function stringsSpecs() {
 			const newsletterCard = new Set(['newsletter.setting', 'newsletter.status', 'newsletter.admin'])
 			const foreign = strings.units.filter((unit) => (ADMIN_ONLY.test(unit) && !newsletterCard.has(unit)) || unit === 'settings')
 			assert.deepEqual(foreign, [], `/dashboard downloaded strings it does not show: ${foreign.join(', ')}`)
+			assert.equal(new Set(strings.units).size, strings.units.length, `a unit was downloaded twice: ${strings.units.join(', ')}`)
+
+			// The files: cached for good, pre-compressed.
+			const file = await page.request.get(`${h.origin}${await unitUrl(page, 'dashboard')}`, { headers: { 'accept-encoding': 'br, gzip' } })
+			assert.equal(file.status(), 200)
+			assert.match(file.headers()['cache-control'] ?? '', /immutable/)
+			assert.equal(file.headers()['content-encoding'], 'br')
 
 			const stillSameDocument = await sameDocument(page)
 			await watchForRawKeys(page)

@@ -221,15 +221,25 @@ export async function closeAll(...contexts: BrowserContext[]): Promise<void> {
 	await Promise.all(contexts.map((context) => context.close().catch(() => {})))
 }
 
-/** The React app has hydrated the server-rendered document (its listeners are in place). */
+/**
+ * The page is ready to use: loaded and, if it is one of the pages that run React in the browser
+ * (the signed-in areas, a page with a flash message: app/hydration.ts), hydrated (its listeners
+ * are in place). The public pages send no React Router script: once loaded, they are whole.
+ */
 export async function hydrated(page: Page): Promise<void> {
 	await page.waitForLoadState('load')
+	if (!(await sendsReactRouter(page))) return
 	await page.waitForFunction(() => Object.keys(document).some((key) => key.startsWith('__reactContainer$')), null, {
 		timeout: 15_000,
 	})
 }
 
-/** Navigates and waits for hydration; returns the response of the document finally shown. */
+/** Whether the document on screen came with React Router's scripts (it then hydrates). */
+export async function sendsReactRouter(page: Page): Promise<boolean> {
+	return page.evaluate(() => '__reactRouterContext' in window)
+}
+
+/** Navigates and waits until the page is ready (hydrated where it hydrates); returns the response of the document finally shown. */
 export async function visit(page: Page, url: string) {
 	const response = await page.goto(url)
 	assert.ok(response, `no response for ${url}`)

@@ -45,6 +45,7 @@ export function ConfirmEmail(props: { needsPassword: boolean; constraint: Constr
 	const edited = useEditedFields(props.result)
 	return (
 		<Form method="post" className="mt-4 flex flex-col gap-6" {...getFormProps(form)} onInput={edited.onInput}>
+			{edited.island}
 			<p className="text-muted">{props.needsPassword ? t('auth.claim.verifyEmail.introPassword') : t('auth.claim.verifyEmail.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			{props.needsPassword ? (
@@ -117,6 +118,7 @@ export function ResetForm(props: { constraint: Constraint; result: Result }) {
 	const edited = useEditedFields(props.result)
 	return (
 		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+			{edited.island}
 			<p className="text-muted">{t('auth.claim.resetPassword.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			<NewPasswordFields password={fields.password} confirm={fields.confirm} errors={edited.errors} />
@@ -150,6 +152,7 @@ export function SetupForm(props: { constraint: Constraint; result: Result }) {
 	const edited = useEditedFields(props.result)
 	return (
 		<Form method="post" className="mt-4 flex flex-col gap-5" {...getFormProps(form)} onInput={edited.onInput}>
+			{edited.island}
 			<p className="text-muted">{t('auth.claim.setup.intro')}</p>
 			<FormError id={form.errorId} errors={form.errors} />
 			<Field label={t('auth.fields.name')} errors={edited.errors(fields.name)}>

@@ -12,9 +12,10 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { hydrated } from '#app/hydration.ts'
 
-/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('setlist')
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts), and React there (app/hydration.ts). */
+export const handle = hydrated(routeStrings('setlist'))
 
 /*
  * The setlist on an A4 sheet to tape to the floor: black on white, large type, one page where it

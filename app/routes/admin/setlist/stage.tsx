@@ -14,9 +14,10 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { getDb } from '#app/platform/platform.server.ts'
 import dashboardStylesheet from '#app/styles/dashboard.css?url'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { hydrated } from '#app/hydration.ts'
 
-/** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('setlist')
+/** The strings this screen needs in the browser (app/i18n/route-strings.ts), and React there (app/hydration.ts). */
+export const handle = hydrated(routeStrings('setlist'))
 
 /*
  * The setlist for a phone or a tablet on stage: very large type on black, full screen on request,
