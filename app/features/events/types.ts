@@ -6,6 +6,31 @@ import type { PublicImage } from '#app/features/media/public-image.ts'
  * them (events.server.ts) and by the components that show them.
  */
 
+/**
+ * An event's own values: the one declaration of its shape. The editor's values (form.ts), a
+ * calendar entry's source (calendar.server.ts) and the structured data of its page (json-ld.ts)
+ * are this plus what each adds. `Instant` is a Date on the server, an ISO string in a page's data.
+ */
+export interface EventFields<Instant = Date> {
+	title: string
+	status: EventStatus
+	startsAt: Instant
+	endsAt: Instant | null
+	doorsAt: Instant | null
+	/** For a postponed show: the date first announced. */
+	previousStartsAt: Instant | null
+	venueName: string
+	address: string | null
+	postalCode: string | null
+	city: string
+	/** ISO 3166-1 alpha-2. */
+	country: string
+	latitude: number | null
+	longitude: number | null
+	ticketUrl: string | null
+	priceText: string | null
+}
+
 /** A moment written out in French, Paris time, in every piece a page needs. */
 export interface DateLabel {
 	/** ISO 8601, UTC: for <time dateTime>, JSON-LD and calendars. */
