@@ -19,6 +19,7 @@ import { createObserver, type ObserveHooks } from './observe.ts'
 import { createPageCache, type PageCacheApp } from './page-cache.ts'
 import { createStaticHandler } from './static-files.ts'
 import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
+import { getT } from '../app/platform/i18n.server.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build')
@@ -79,7 +80,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 	try {
 		request = withheld ?? createRequest(req, res)
 	} catch {
-		refuse(res, 400, 'Requête invalide.')
+		refuse(res, 400, getT()('http.badRequest'))
 		return
 	}
 	const gone = () => res.destroyed || request.signal.aborted
@@ -91,7 +92,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
 		if (gone()) return
 		log.error({ err: error }, 'unhandled error')
 		if (res.headersSent) res.destroy()
-		else refuse(res, 500, 'Erreur du serveur.')
+		else refuse(res, 500, getT()('http.serverError'))
 	}
 }
 
@@ -145,13 +146,13 @@ const server = http.createServer((req, res) => {
 	const url = URL.parse(req.url ?? '/', 'http://x')
 	if (!url) {
 		res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
-		res.end('Requête invalide.')
+		res.end(getT()('http.badRequest'))
 		return
 	}
 	pathname = url.pathname
 	if (refuseAbsurdPath(pathname, res)) return
 	if (pathname === '/__manifest' && !manifestBudget(address, url.search)) {
-		refuse(res, 429, 'Trop de requêtes.', { 'Retry-After': '10' })
+		refuse(res, 429, getT()('http.tooMany'), { 'Retry-After': '10' })
 		return
 	}
 	kind = 'static'
@@ -188,7 +189,7 @@ server.listen(env.PORT, env.HOST, () => {
 	if (setupLink) {
 		log.warn(
 			{ url: env.SITE_URL, port: env.PORT, setupLink },
-			`site ready on ${env.SITE_URL} · Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${setupLink}`,
+			`site ready on ${env.SITE_URL} · ${getT()('ops.setupLink', { link: setupLink })}`,
 		)
 	} else log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
 })

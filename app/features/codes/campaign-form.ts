@@ -3,32 +3,48 @@ import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant as parisInstant } from '#app/features/events/paris-time.ts'
 import { USES_MAX } from './rules.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
  * The campaign form, shared by the browser and the server. Dates are typed in Europe/Paris as
  * `YYYY-MM-DDTHH:mm` (datetime-local) and stored as instants.
  */
-const optionalText = (max: number, message: string) => textField({ multiline: true }).trim().max(max, message).optional().default('')
+const LIMITS = { name: 120, description: 2000, message: 20_000, links: 4000 } as const
+
+/** The form's messages (keys of translation.json), looked up when a value is refused (app/i18n/schema-messages.ts). */
+const MESSAGES = {
+	name: lazyT('admin.codes.validation.name'),
+	nameMax: lazyT('admin.codes.validation.nameMax', { max: LIMITS.name }),
+	descriptionMax: lazyT('admin.codes.validation.descriptionMax', { max: frenchInteger(LIMITS.description) }),
+	messageMax: lazyT('admin.codes.validation.messageMax', { max: frenchInteger(LIMITS.message) }),
+	linksMax: lazyT('admin.codes.validation.linksMax', { max: frenchInteger(LIMITS.links) }),
+	uses: lazyT('admin.codes.validation.uses'),
+	wholeNumber: lazyT('admin.codes.validation.wholeNumber'),
+	usesMin: lazyT('admin.codes.validation.usesMin'),
+	usesMax: lazyT('admin.codes.validation.usesMax', { max: frenchInteger(USES_MAX) }),
+	date: lazyT('admin.codes.validation.date'),
+	endAfterStart: lazyT('admin.codes.validation.endAfterStart'),
+} as const
+
+const optionalText = (max: number, message: () => string) =>
+	textField({ multiline: true }).trim().max(max, { error: message }).optional().default('')
 
 const linkLine = /^(.{1,80}?)\s*\|\s*(https?:\/\/\S{1,2000})$/
 
 export const CampaignSchema = z
 	.object({
-		name: textField({ error: 'Donnez un nom à la campagne.' })
-			.trim()
-			.min(1, 'Donnez un nom à la campagne.')
-			.max(120, 'Le nom tient en 120 caractères au plus.'),
-		description: optionalText(2000, 'La description tient en 2 000 caractères au plus.'),
-		message: optionalText(20_000, 'Le message tient en 20 000 caractères au plus.'),
+		name: textField({ error: MESSAGES.name }).trim().min(1, { error: MESSAGES.name }).max(LIMITS.name, { error: MESSAGES.nameMax }),
+		description: optionalText(LIMITS.description, MESSAGES.descriptionMax),
+		message: optionalText(LIMITS.message, MESSAGES.messageMax),
 		/** One link per line: « Libellé | https://… ». */
-		links: optionalText(4000, 'Les liens tiennent en 4 000 caractères au plus.'),
+		links: optionalText(LIMITS.links, MESSAGES.linksMax),
 		startsAt: textField().optional(),
 		endsAt: textField().optional(),
 		usesPerCode: z.coerce
-			.number({ error: 'Indiquez un nombre d’utilisations.' })
-			.int('Un nombre entier, s’il vous plaît.')
-			.min(1, 'Au moins une utilisation par code.')
-			.max(USES_MAX, `Au plus ${frenchInteger(USES_MAX)} utilisations par code.`)
+			.number({ error: MESSAGES.uses })
+			.int({ error: MESSAGES.wholeNumber })
+			.min(1, { error: MESSAGES.usesMin })
+			.max(USES_MAX, { error: MESSAGES.usesMax })
 			.default(1),
 		paused: z.preprocess((v) => v === 'on' || v === true, z.boolean()).default(false),
 	})
@@ -38,14 +54,14 @@ export const CampaignSchema = z
 				ctx.addIssue({
 					code: 'custom',
 					path: ['links'],
-					message: `Ligne ${index + 1} : écrivez « Libellé | https://adresse ».`,
+					message: lazyT('admin.codes.validation.linkLine', { line: index + 1 })(),
 				})
 		}
 		const starts = value.startsAt ? parisInstant(value.startsAt) : null
 		const ends = value.endsAt ? parisInstant(value.endsAt) : null
-		if (value.startsAt && !starts) ctx.addIssue({ code: 'custom', path: ['startsAt'], message: 'Cette date n’est pas valide.' })
-		if (value.endsAt && !ends) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'Cette date n’est pas valide.' })
-		if (starts && ends && ends <= starts) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'La fin doit venir après le début.' })
+		if (value.startsAt && !starts) ctx.addIssue({ code: 'custom', path: ['startsAt'], message: MESSAGES.date() })
+		if (value.endsAt && !ends) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: MESSAGES.date() })
+		if (starts && ends && ends <= starts) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: MESSAGES.endAfterStart() })
 	})
 
 export type CampaignInput = z.infer<typeof CampaignSchema>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { textField } from '#app/platform/text-field.ts'
 import { emailField } from '#app/features/accounts/fields.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
  * The newsletter's rules and its forms' schemas, shared by the browser and the server. The
@@ -26,10 +27,23 @@ export const CONSENT_NOTE_MAX = 200
 /** Lines an import may hold. */
 export const IMPORT_MAX_LINES = 100_000
 
+/** The forms' messages (keys of translation.json), looked up when a value is refused (app/i18n/schema-messages.ts). */
+const MESSAGES = {
+	consent: lazyT('newsletter.validation.consent'),
+	consentNoteMax: lazyT('newsletter.validation.consentNoteMax', { max: CONSENT_NOTE_MAX }),
+	consentNote: lazyT('newsletter.validation.consentNote'),
+	importConsentNote: lazyT('newsletter.validation.importConsentNote'),
+	subject: lazyT('newsletter.validation.subject'),
+	subjectMax: lazyT('newsletter.validation.subjectMax', { max: SUBJECT_MAX }),
+	preheaderMax: lazyT('newsletter.validation.preheaderMax', { max: PREHEADER_MAX }),
+	body: lazyT('newsletter.validation.body'),
+	bodyMax: lazyT('newsletter.validation.bodyMax', { max: frenchInteger(BODY_MAX) }),
+} as const
+
 /** The landing page's form: an address and an explicit, unticked consent. `website` is the honeypot. */
 export const SubscribeSchema = z.object({
 	email: emailField,
-	consent: z.literal('on', { error: 'Cochez la case pour accepter de recevoir la newsletter.' }),
+	consent: z.literal('on', { error: MESSAGES.consent }),
 	website: textField().max(0).optional(),
 })
 
@@ -42,28 +56,28 @@ export const AddSubscriberSchema = z
 		email: emailField,
 		/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
 		certified: z.literal('on').optional(),
-		consentNote: textField().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
+		consentNote: textField().trim().max(CONSENT_NOTE_MAX, { error: MESSAGES.consentNoteMax }).optional(),
 	})
 	.refine((value) => !value.certified || (value.consentNote ?? '').length >= 3, {
 		path: ['consentNote'],
-		message: 'Indiquez où cette personne a donné son accord.',
+		error: MESSAGES.consentNote,
 	})
 
 export const ImportSchema = z.object({
-	consentNote: textField({ error: 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).' })
+	consentNote: textField({ error: MESSAGES.importConsentNote })
 		.trim()
-		.min(3, 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).')
-		.max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`),
+		.min(3, { error: MESSAGES.importConsentNote })
+		.max(CONSENT_NOTE_MAX, { error: MESSAGES.consentNoteMax }),
 })
 
 export const CampaignSchema = z.object({
-	subject: textField({ error: 'Écrivez l’objet du message.' })
+	subject: textField({ error: MESSAGES.subject })
 		.trim()
-		.min(1, 'Écrivez l’objet du message.')
-		.max(SUBJECT_MAX, `L’objet ne peut pas dépasser ${SUBJECT_MAX} caractères.`),
-	preheader: textField().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne peut pas dépasser ${PREHEADER_MAX} caractères.`).optional(),
-	body: textField({ multiline: true, error: 'Écrivez le message.' })
+		.min(1, { error: MESSAGES.subject })
+		.max(SUBJECT_MAX, { error: MESSAGES.subjectMax }),
+	preheader: textField().trim().max(PREHEADER_MAX, { error: MESSAGES.preheaderMax }).optional(),
+	body: textField({ multiline: true, error: MESSAGES.body })
 		.trim()
-		.min(1, 'Écrivez le message.')
-		.max(BODY_MAX, `Le message ne peut pas dépasser ${frenchInteger(BODY_MAX)} caractères.`),
+		.min(1, { error: MESSAGES.body })
+		.max(BODY_MAX, { error: MESSAGES.bodyMax }),
 })

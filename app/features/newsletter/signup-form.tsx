@@ -64,7 +64,7 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 									{...getInputProps(fields.email, { type: 'email' })}
 									{...control}
 									autoComplete="email"
-									placeholder="prenom@exemple.fr"
+									placeholder={t('newsletter.signup.emailPlaceholder')}
 								/>
 							)}
 						</Field>

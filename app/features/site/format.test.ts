@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { formatDate, formatDateTime, formatDay, formatEuros, formatTime } from './format.ts'
+// The server's strings, which give formatDateTime its « à » (as the root's provider does in the browser).
+import '#app/platform/i18n.server.ts'
 
 /** French formatting never breaks a line inside an amount: a no-break space before €, narrow ones in thousands. */
 const NBSP = '\u00a0'

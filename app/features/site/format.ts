@@ -1,5 +1,6 @@
 /** French formatting in Europe/Paris, the same on the server and in the browser. */
 import { SITE_TIME_ZONE } from '#app/platform/time-zone.ts'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 const TIME_ZONE = SITE_TIME_ZONE
 
@@ -48,9 +49,9 @@ export const formatTime = remembered((date) => {
 	return minute === '00' ? `${Number(hour)} h` : `${Number(hour)} h ${minute}`
 })
 
-/** « samedi 14 mars 2026 à 20 h 30 » */
+/** « samedi 14 mars 2026 à 20 h 30 » (the words between are the locale file's, for the server and the browser alike). */
 export function formatDateTime(value: Date | string): string {
-	return `${formatDate(value)} à ${formatTime(value)}`
+	return lazyT('common.dateAtTime', { date: formatDate(value), time: formatTime(value) })()
 }
 
 /** « 12,50 € », « 1 234,50 € » (CLDR's French: a no-break space before €, narrow ones between thousands). */

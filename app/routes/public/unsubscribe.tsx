@@ -24,7 +24,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup', 'auth.validation')
+export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup', 'newsletter.validation', 'auth.validation')
 
 /*
  * /unsubscribe: from the link in every newsletter (?token=), a page on GET and the unsubscription on
