@@ -2,7 +2,7 @@ import { mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Env } from '#app/platform/env.server.ts'
 import { MailAction, MailLayout, MailParagraph } from '#app/platform/mail/layout.tsx'
 import type { OutgoingMail } from '#app/platform/mail/mailer.server.ts'
-import type { ContactSubjectValue } from './limits.ts'
+import type { ContactSubjectValue } from './rules.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 
 /** How each subject reads in French, as the contact page and the admin screen name it. */

@@ -7,7 +7,7 @@ import type { PublicImage } from '#app/features/media/public-image.ts'
  */
 
 /**
- * An event's own values: the one declaration of its shape. The editor's values (form.ts), a
+ * An event's own values: the one declaration of its shape. The editor's values (forms.ts), a
  * calendar entry's source (calendar.server.ts) and the structured data of its page (json-ld.ts)
  * are this plus what each adds. `Instant` is a Date on the server, an ISO string in a page's data.
  */

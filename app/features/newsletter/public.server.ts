@@ -4,7 +4,8 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
 import { readSignedValue, signValue } from '#app/platform/signed-value.server.ts'
-import { RESUBSCRIBE_WINDOW_MINUTES, SubscribeSchema, UnsubscribeRequestSchema } from './rules.ts'
+import { RESUBSCRIBE_WINDOW_MINUTES } from './rules.ts'
+import { SubscribeSchema, UnsubscribeRequestSchema } from './forms.ts'
 import {
 	findByUnsubscribeToken,
 	mailUnsubscribeLink,

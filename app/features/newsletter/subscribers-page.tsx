@@ -19,7 +19,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { SUBSCRIBER_STATUSES } from '#app/platform/db/schema.ts'
 import { NewsletterNav, SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 import { useNewsletterLabels } from './labels.ts'
-import { AddSubscriberSchema } from './rules.ts'
+import { AddSubscriberSchema } from './forms.ts'
 import type { subscribersPageData } from './subscribers-page.server.ts'
 
 /*

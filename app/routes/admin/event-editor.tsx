@@ -7,7 +7,7 @@ import { coverExists, createEvent, deleteEvent, getEventForEditor, updateEvent }
 import { EventEditorForm } from '#app/features/events/editor/event-editor-form.tsx'
 import { eventEditorData, previewDescription, savedFlash } from '#app/features/events/editor.server.ts'
 import { isPastEvent } from '#app/features/events/events.server.ts'
-import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/form.ts'
+import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/forms.ts'
 import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'

@@ -15,7 +15,7 @@ import {
 	resubscribeFromPage,
 	unsubscribeFromPage,
 } from '#app/features/newsletter/public.server.ts'
-import { UnsubscribeRequestSchema } from '#app/features/newsletter/rules.ts'
+import { UnsubscribeRequestSchema } from '#app/features/newsletter/forms.ts'
 import { findByUnsubscribeToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useNavigation } from 'react-router'
 import { formatDate, formatTime } from '#app/features/site/format.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { SettingsIntent } from './schemas.ts'
+import type { SettingsIntent } from './forms.ts'
 import type { SettingsActionData } from './types.ts'
 
 /* Small pieces the settings sections share. */

@@ -1,13 +1,15 @@
 import { z } from 'zod'
 import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant as parisInstant } from '#app/features/events/paris-time.ts'
-import { USES_MAX } from './rules.ts'
+import { BATCH_MAX, USES_MAX } from './rules.ts'
+import { TYPED_MAX_LENGTH } from './code-format.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 
 /*
- * The campaign form, shared by the browser and the server. Dates are typed in Europe/Paris as
- * `YYYY-MM-DDTHH:mm` (datetime-local) and stored as instants.
+ * The codes' forms, shared by the browser and the server: a campaign, a batch to generate, and the
+ * public /redeem form. A campaign's dates are typed in Europe/Paris as `YYYY-MM-DDTHH:mm`
+ * (datetime-local) and stored as instants.
  */
 const LIMITS = { name: 120, description: 2000, message: 20_000, links: 4000 } as const
 
@@ -93,3 +95,31 @@ export function toCampaignValues(input: CampaignInput): CampaignValues {
 		status: input.paused ? 'paused' : 'active',
 	}
 }
+
+const LABEL_MAX = 120
+
+/** A batch to generate: how many codes (1 to 100 000) and a label for the admins. */
+export const BatchSchema = z.object({
+	count: z.coerce
+		.number({ error: lazyT('admin.codes.validation.count') })
+		.int({ error: MESSAGES.wholeNumber })
+		.min(1, { error: lazyT('admin.codes.validation.countMin') })
+		.max(BATCH_MAX, { error: lazyT('admin.codes.validation.countMax', { max: frenchInteger(BATCH_MAX) }) }),
+	label: textField()
+		.trim()
+		.max(LABEL_MAX, { error: lazyT('admin.codes.validation.labelMax', { max: LABEL_MAX }) })
+		.optional()
+		.default(''),
+})
+export type BatchInput = z.infer<typeof BatchSchema>
+
+/**
+ * The /redeem form, checked on the server (the browser only has `required` and `maxlength`). Its
+ * errors are outcomes, not messages: the page words each one (redeem-page.server.ts).
+ */
+export const RedeemSchema = z.object({
+	code: textField({ error: 'empty' })
+		.trim()
+		.min(1, 'empty')
+		.max(TYPED_MAX_LENGTH * 4, 'invalid'),
+})
