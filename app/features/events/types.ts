@@ -1,4 +1,5 @@
 import type { EventStatus } from '#app/platform/db/event-status.ts'
+import type { event } from '#app/platform/db/schema.ts'
 import type { PublicImage } from '#app/features/media/public-image.ts'
 
 /*
@@ -6,29 +7,34 @@ import type { PublicImage } from '#app/features/media/public-image.ts'
  * them (events.server.ts) and by the components that show them.
  */
 
+/** The columns of the event table that make an event what it is (not its bookkeeping). */
+type EventColumns = Pick<
+	typeof event.$inferSelect,
+	| 'title'
+	| 'status'
+	| 'startsAt'
+	| 'endsAt'
+	| 'doorsAt'
+	| 'previousStartsAt'
+	| 'venueName'
+	| 'address'
+	| 'postalCode'
+	| 'city'
+	| 'country'
+	| 'latitude'
+	| 'longitude'
+	| 'ticketUrl'
+	| 'priceText'
+>
+
 /**
- * An event's own values: the one declaration of its shape. The editor's values (forms.ts), a
- * calendar entry's source (calendar.server.ts) and the structured data of its page (json-ld.ts)
- * are this plus what each adds. `Instant` is a Date on the server, an ISO string in a page's data.
+ * An event's own values, derived from its table: the one declaration of its shape. The editor's
+ * values (forms.ts), a calendar entry's source (calendar.server.ts) and the structured data of its
+ * page (json-ld.ts) are this plus what each adds. `Instant` is a Date on the server, an ISO string
+ * in a page's data.
  */
-export interface EventFields<Instant = Date> {
-	title: string
-	status: EventStatus
-	startsAt: Instant
-	endsAt: Instant | null
-	doorsAt: Instant | null
-	/** For a postponed show: the date first announced. */
-	previousStartsAt: Instant | null
-	venueName: string
-	address: string | null
-	postalCode: string | null
-	city: string
-	/** ISO 3166-1 alpha-2. */
-	country: string
-	latitude: number | null
-	longitude: number | null
-	ticketUrl: string | null
-	priceText: string | null
+export type EventFields<Instant = Date> = {
+	[K in keyof EventColumns]: EventColumns[K] extends Date ? Instant : EventColumns[K] extends Date | null ? Instant | null : EventColumns[K]
 }
 
 /** A moment written out in French, Paris time, in every piece a page needs. */
