@@ -36,6 +36,8 @@ COPY --from=build --chown=root:root /app/drizzle ./drizzle
 # The command-line tools (npm run backup / restore / move-to-postgres) run from the sources.
 COPY --from=build --chown=root:root /app/scripts ./scripts
 COPY --from=build --chown=root:root /app/app ./app
+# Their French messages, and the server's plain-text answers, come from the one locale file.
+COPY --from=build --chown=root:root /app/public/locales ./public/locales
 RUN mkdir -p /data && chown node:node /data
 # The code belongs to root and cannot be changed by the process; only /data is writable.
 USER node

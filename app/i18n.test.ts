@@ -6,8 +6,8 @@ import type { Resources } from './i18n/translate.ts'
 import { stringUnits, unitHolds } from './i18n/units.ts'
 
 /*
- * Every key the code asks for exists in the one translation file, and every key of that file is
- * asked for somewhere: a missing key shows its raw name to visitors, an unused one rots.
+ * Every key the code (app/ and server/) asks for exists in the one translation file, and every key
+ * of that file is asked for somewhere: a missing key shows its raw name to visitors, an unused one rots.
  */
 const appDir = import.meta.dirname
 const translationFile = path.resolve(appDir, '../public/locales/fr-FR/translation.json')
@@ -97,7 +97,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('translation keys', () => {
-	const files = sourceFiles(appDir)
+	// The Node server (server/) answers some requests itself, and the command-line tools (scripts/) speak, in the same strings.
+	const files = [
+		...sourceFiles(appDir),
+		...sourceFiles(path.resolve(appDir, '../server')),
+		...sourceFiles(path.resolve(appDir, '../scripts')),
+	]
 	const uses = files.map((file) => ({ file: path.relative(appDir, file), ...keysUsedIn(fs.readFileSync(file, 'utf8')) }))
 	const defined = flattenKeys(JSON.parse(fs.readFileSync(translationFile, 'utf8')))
 

@@ -13,6 +13,7 @@ import '../server/mode.ts'
 import '../scripts/check-node.mjs'
 import path from 'node:path'
 import { parseEnv } from '#app/platform/env.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { archiveName, backupDir } from '#app/platform/ops/scheduled-backups.server.ts'
 import { backupSite, moveToPostgres, restoreSite } from '#app/platform/ops/site-tools.server.ts'
 
@@ -21,50 +22,56 @@ const say = (message: string) => process.stdout.write(`${message}\n`)
 const total = (tables: Record<string, number>) => Object.values(tables).reduce((a, b) => a + b, 0)
 
 async function main(): Promise<void> {
+	const t = getT()
 	const env = parseEnv()
 	if (command === 'backup') {
 		const file = path.resolve(argument ?? path.join(backupDir(env), archiveName(new Date())))
 		const summary = await backupSite(env, file)
+		say(t('ops.cli.backupWritten', { file }))
 		say(
-			`Sauvegarde écrite : ${file}\n` +
-				`  ${total(summary.tables)} lignes dans ${Object.keys(summary.tables).length} tables, ${summary.files} fichiers (${summary.fileBytes} octets)\n` +
-				`  archive de ${summary.archiveBytes} octets, ${summary.via === 'server' ? 'prise par le serveur en marche' : 'prise directement'}`,
+			`  ${t('ops.cli.backupCounts', { rows: total(summary.tables), tables: Object.keys(summary.tables).length, files: summary.files, bytes: summary.fileBytes })}`,
 		)
+		const archive = { bytes: summary.archiveBytes }
+		say(`  ${summary.via === 'server' ? t('ops.cli.archiveByServer', archive) : t('ops.cli.archiveDirect', archive)}`)
 		for (const [table, rows] of Object.entries(summary.tables)) say(`  ${table.padEnd(28)} ${rows}`)
 		return
 	}
 	if (command === 'restore') {
-		if (!argument) throw new Error('Indiquez l’archive à restaurer : npm run restore -- <fichier>')
+		if (!argument) throw new Error(t('ops.cli.restoreWhich'))
 		const summary = await restoreSite(env, path.resolve(argument), say)
 		say(
-			`Restauration terminée dans ${env.DATABASE_URL ? 'PostgreSQL' : env.DATA_DIR} : ${total(summary.tables)} lignes, ${summary.files} fichiers.`,
+			t('ops.cli.restoreDone', {
+				where: env.DATABASE_URL ? 'PostgreSQL' : env.DATA_DIR,
+				rows: total(summary.tables),
+				files: summary.files,
+			}),
 		)
 		for (const [table, rows] of Object.entries(summary.tables)) say(`  ${table.padEnd(28)} ${rows}`)
 		if (summary.migrationsNow > summary.migrationsInArchive) {
-			say(`  schéma mis à jour : ${summary.migrationsInArchive} → ${summary.migrationsNow} migrations`)
+			say(`  ${t('ops.cli.schemaUpgraded', { from: summary.migrationsInArchive, to: summary.migrationsNow })}`)
 		}
 		return
 	}
 	if (command === 'move-to-postgres') {
-		if (!env.DATABASE_URL) throw new Error('Indiquez la base PostgreSQL de destination dans DATABASE_URL.')
+		if (!env.DATABASE_URL) throw new Error(t('ops.cli.moveWhere'))
 		const summary = await moveToPostgres({ ...env, DATABASE_URL: env.DATABASE_URL }, say)
-		say(`Déplacement vérifié${summary.replacedEarlierMove ? ' (il remplace celui fait auparavant)' : ''} :`)
-		say(`  ${'table'.padEnd(28)} ${'embarquée'.padStart(10)} ${'PostgreSQL'.padStart(10)}`)
+		say(summary.replacedEarlierMove ? t('ops.cli.moveVerifiedAgain') : t('ops.cli.moveVerified'))
+		say(`  ${t('ops.cli.columnTable').padEnd(28)} ${t('ops.cli.columnEmbedded').padStart(10)} ${'PostgreSQL'.padStart(10)}`)
 		for (const [table, n] of Object.entries(summary.tables))
 			say(`  ${table.padEnd(28)} ${String(n.source).padStart(10)} ${String(n.target).padStart(10)}`)
 		say(
-			`  ${'fichiers'.padEnd(28)} ${String(summary.files.source).padStart(10)} ${String(summary.files.target).padStart(10)}  (${summary.files.copied} copiés cette fois)`,
+			`  ${t('ops.cli.rowFiles').padEnd(28)} ${String(summary.files.source).padStart(10)} ${String(summary.files.target).padStart(10)}  ${t('ops.cli.copiedNow', { count: summary.files.copied })}`,
 		)
-		say('Démarrez maintenant le site avec DATABASE_URL (et S3_*) ; gardez DATA_DIR tel quel jusqu’à ce que tout soit vérifié.')
+		say(t('ops.cli.moveNext'))
 		return
 	}
-	throw new Error('Commandes : backup [fichier], restore <fichier>, move-to-postgres')
+	throw new Error(t('ops.cli.usage'))
 }
 
 try {
 	await main()
 	process.exit(0)
 } catch (error) {
-	process.stderr.write(`Échec : ${(error as Error).message}\n`)
+	process.stderr.write(`${getT()('ops.cli.failed', { reason: (error as Error).message })}\n`)
 	process.exit(1)
 }

@@ -1,5 +1,6 @@
 import type http from 'node:http'
 import { bodyLimitFor } from '../app/platform/body-limits.ts'
+import { getT } from '../app/platform/i18n.server.ts'
 
 /*
  * Every request body is counted while it streams in, whatever its framing (Content-Length or
@@ -89,7 +90,7 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse) {
 	}
 	res.once('finish', () => drainThenClose(req))
 	res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
-	res.end('Envoi trop volumineux.')
+	res.end(getT()('http.bodyTooLarge'))
 }
 
 /**
@@ -106,7 +107,7 @@ export function limitBody(req: http.IncomingMessage, res: http.ServerResponse, p
 		// Nothing of it has been read, and nothing will be.
 		closeWithoutReading(req, res)
 		res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8' })
-		res.end('Envoi trop volumineux.')
+		res.end(getT()('http.bodyTooLarge'))
 		return false
 	}
 	let received = 0

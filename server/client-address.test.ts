@@ -85,7 +85,7 @@ describe('client address behind a trusted proxy', () => {
 
 	it('refuses a TRUST_PROXY entry that is not an address, in French', () => {
 		expect(() => createProxyTrust('127.0.0.1, proxy.local')).toThrow(
-			'TRUST_PROXY: « proxy.local » n’est pas une adresse IP ni un réseau CIDR',
+			'TRUST_PROXY\u00a0: «\u00a0proxy.local\u00a0» n’est pas une adresse IP ni un réseau CIDR',
 		)
 	})
 })

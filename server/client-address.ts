@@ -1,4 +1,5 @@
 import net from 'node:net'
+import { getT } from '../app/platform/i18n.server.ts'
 
 /**
  * Which peer may tell us the real client address. TRUST_PROXY lists addresses or CIDR ranges
@@ -19,7 +20,7 @@ export function createProxyTrust(spec: string | undefined): (address: string) =>
 		}
 		const [address, prefix] = entry.split('/') as [string, string | undefined]
 		const family = net.isIPv6(address) ? 'ipv6' : 'ipv4'
-		if (!net.isIP(address)) throw new Error(`TRUST_PROXY: « ${entry} » n’est pas une adresse IP ni un réseau CIDR`)
+		if (!net.isIP(address)) throw new Error(getT()('ops.env.trustProxy', { entry }))
 		if (prefix === undefined) list.addAddress(address, family)
 		else list.addSubnet(address, Number(prefix), family)
 	}

@@ -24,6 +24,7 @@ import { createObserver, type ObserveHooks } from './observe.ts'
 import { createPageCache, type PageCacheApp } from './page-cache.ts'
 import { createStaticHandler } from './static-files.ts'
 import { attachPageViewCounting, type PageViewHook } from './page-views.ts'
+import { getT } from '../app/platform/i18n.server.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
@@ -136,7 +137,7 @@ async function handleRequest(site: Site, req: http.IncomingMessage, res: http.Se
 	try {
 		request = withheld ?? createRequest(req, res)
 	} catch {
-		refuse(res, 400, 'Requête invalide.')
+		refuse(res, 400, getT()('http.badRequest'))
 		return
 	}
 	const gone = () => res.destroyed || request.signal.aborted
@@ -148,7 +149,7 @@ async function handleRequest(site: Site, req: http.IncomingMessage, res: http.Se
 		if (gone()) return
 		log.error({ err: error }, 'unhandled error')
 		if (res.headersSent) res.destroy()
-		else refuse(res, 500, 'Erreur du serveur.')
+		else refuse(res, 500, getT()('http.serverError'))
 	}
 }
 
@@ -195,13 +196,13 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	const url = URL.parse(req.url ?? '/', 'http://x')
 	if (!url) {
 		res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
-		res.end('Requête invalide.')
+		res.end(getT()('http.badRequest'))
 		return
 	}
 	pathname = url.pathname
 	if (refuseAbsurdPath(pathname, res)) return
 	if (pathname === '/__manifest' && !manifestBudget(address, url.search)) {
-		refuse(res, 429, 'Trop de requêtes.', { 'Retry-After': '10' })
+		refuse(res, 429, getT()('http.tooMany'), { 'Retry-After': '10' })
 		return
 	}
 	kind = 'static'
@@ -218,7 +219,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 		const failed = (error: unknown) => {
 			if (error instanceof Error) vite.ssrFixStacktrace(error)
 			log.error({ err: error }, 'development server error')
-			if (!res.headersSent) refuse(res, 500, `Erreur du serveur.\n\n${error instanceof Error ? error.stack : String(error)}`)
+			if (!res.headersSent) refuse(res, 500, `${getT()('http.serverError')}\n\n${error instanceof Error ? error.stack : String(error)}`)
 		}
 		if (error) return failed(error)
 		currentSite().then((current) => serveApp(current, req, res, pathname, reqId, () => (kind = 'refused')), failed)
@@ -257,7 +258,7 @@ server.listen(env.PORT, env.HOST, () => {
 	if (setupLink) {
 		log.warn(
 			{ url: env.SITE_URL, port: env.PORT, setupLink },
-			`site ready on ${env.SITE_URL} · Aucun administrateur pour l’instant. Pour créer le premier compte administrateur, ouvrez : ${setupLink}`,
+			`site ready on ${env.SITE_URL} · ${getT()('ops.setupLink', { link: setupLink })}`,
 		)
 	} else log.info({ url: env.SITE_URL, port: env.PORT }, `site ready on ${env.SITE_URL}`)
 })

@@ -21,6 +21,7 @@ import type { ServerBuild } from 'react-router'
 import { preferredEncoding, type Encoding } from './compression.ts'
 import { createRouteLookup } from './route-lookup.ts'
 import { nodeHeaders } from './respond.ts'
+import { getT } from '../app/platform/i18n.server.ts'
 
 /** What the app hands the cache (the build's `pageCache` export, app/entry.server.tsx). */
 export interface PageCacheApp {
@@ -322,7 +323,7 @@ export function createPageCache(options: {
 			answer(req, res, key, fallback).catch((error: unknown) => {
 				options.onError?.(error)
 				if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-				res.end(res.headersSent ? undefined : 'Erreur du serveur.')
+				res.end(res.headersSent ? undefined : getT()('http.serverError'))
 			})
 			return true
 		},

@@ -1,5 +1,6 @@
 import type http from 'node:http'
 import { LRUCache } from 'lru-cache'
+import { getT } from '../app/platform/i18n.server.ts'
 
 /*
  * What no browser sends is refused before anything else reads the request, with a short French
@@ -55,18 +56,18 @@ export function refuse(res: http.ServerResponse, status: number, message: string
 /** Answers an absurd path itself (414); returns true when it did. */
 export function refuseAbsurdPath(pathname: string, res: http.ServerResponse): boolean {
 	if (isPlausiblePath(pathname)) return false
-	refuse(res, 414, 'Adresse trop longue.')
+	refuse(res, 414, getT()('http.urlTooLong'))
 	return true
 }
 
 /** Answers a malformed request itself; returns true when it did. */
 export function refuseMalformed(req: http.IncomingMessage, res: http.ServerResponse): boolean {
 	if (!METHODS.has(req.method ?? '')) {
-		refuse(res, 405, 'Méthode non autorisée.', { Allow: ALLOWED_METHODS })
+		refuse(res, 405, getT()('errors.methodNotAllowed'), { Allow: ALLOWED_METHODS })
 		return true
 	}
 	if (!isValidHost(req.headers.host)) {
-		refuse(res, 400, 'Requête invalide : hôte incorrect.')
+		refuse(res, 400, getT()('http.badHost'))
 		return true
 	}
 	return false

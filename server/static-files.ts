@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { getT } from '../app/platform/i18n.server.ts'
 
 const types: Record<string, string> = {
 	'.js': 'text/javascript; charset=utf-8',
@@ -84,7 +85,7 @@ export function createStaticHandler(root: string) {
 		if (!entry) {
 			if (decoded.startsWith('/assets/')) {
 				res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
-				res.end('Fichier introuvable.')
+				res.end(getT()('http.fileNotFound'))
 				return true
 			}
 			return false

@@ -2,6 +2,7 @@ import { textColourOn } from './colour.ts'
 import type { Env } from './env.server.ts'
 import { MailAction, MailLayout, MailParagraph, type MailIdentity } from './mail/layout.tsx'
 import type { Mailer } from './mail/mailer.server.ts'
+import { getT } from './i18n.server.ts'
 
 /*
  * The identity layer's own e-mails: verify an address, reset a password, confirm an e-mail change,
@@ -23,6 +24,7 @@ function firstName(name: string) {
 
 export function createAuthEmails(env: Env, mailer: Mailer) {
 	const identity = mailIdentity(env)
+	const t = getT()
 	return {
 		verifyEmail(user: { name: string; email: string }, token: string, redirectTo: string | null = null) {
 			const href = claimUrl(env, 'verifyEmail', token, redirectTo ? { redirectTo } : {})
@@ -30,15 +32,13 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 				kind: 'verify-email',
 				origin: 'visitor',
 				to: user.email,
-				subject: `Confirmez votre adresse e-mail – ${env.BAND_NAME}`,
+				subject: `${t('mail.auth.verifyEmail.subject')} – ${env.BAND_NAME}`,
 				body: (
-					<MailLayout identity={identity} preview="Un clic pour confirmer votre adresse." title="Confirmez votre adresse e-mail">
-						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
-						<MailParagraph>
-							Pour finaliser votre compte sur notre site, confirmez que cette adresse est bien la vôtre. Le lien est valable 24 heures.
-						</MailParagraph>
-						<MailAction identity={identity} href={href} label="Confirmer mon adresse" />
-						<MailParagraph>Si vous n’avez pas créé de compte, ignorez ce message : rien ne sera fait sans ce clic.</MailParagraph>
+					<MailLayout identity={identity} preview={t('mail.auth.verifyEmail.preview')} title={t('mail.auth.verifyEmail.subject')}>
+						<MailParagraph>{t('mail.greeting', { name: firstName(user.name) })}</MailParagraph>
+						<MailParagraph>{t('mail.auth.verifyEmail.body')}</MailParagraph>
+						<MailAction identity={identity} href={href} label={t('mail.auth.verifyEmail.action')} />
+						<MailParagraph>{t('mail.auth.verifyEmail.notYou')}</MailParagraph>
 					</MailLayout>
 				),
 			})
@@ -49,18 +49,13 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 				kind: 'reset-password',
 				origin: 'visitor',
 				to: user.email,
-				subject: `Choisir un nouveau mot de passe – ${env.BAND_NAME}`,
+				subject: `${t('mail.auth.resetPassword.subject')} – ${env.BAND_NAME}`,
 				body: (
-					<MailLayout identity={identity} preview="Votre lien pour choisir un nouveau mot de passe." title="Nouveau mot de passe">
-						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
-						<MailParagraph>
-							Quelqu’un (vous, sans doute) a demandé à changer le mot de passe de votre compte. Ce lien est valable une heure et ne sert
-							qu’une fois ; une fois le mot de passe changé, vos autres appareils seront déconnectés.
-						</MailParagraph>
-						<MailAction identity={identity} href={href} label="Choisir un nouveau mot de passe" />
-						<MailParagraph>
-							Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.
-						</MailParagraph>
+					<MailLayout identity={identity} preview={t('mail.auth.resetPassword.preview')} title={t('mail.auth.resetPassword.title')}>
+						<MailParagraph>{t('mail.greeting', { name: firstName(user.name) })}</MailParagraph>
+						<MailParagraph>{t('mail.auth.resetPassword.body')}</MailParagraph>
+						<MailAction identity={identity} href={href} label={t('mail.auth.resetPassword.action')} />
+						<MailParagraph>{t('mail.auth.resetPassword.notYou')}</MailParagraph>
 					</MailLayout>
 				),
 			})
@@ -71,16 +66,13 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 				kind: 'existing-account',
 				origin: 'visitor',
 				to: user.email,
-				subject: `Vous avez déjà un compte – ${env.BAND_NAME}`,
+				subject: `${t('mail.auth.existingAccount.subject')} – ${env.BAND_NAME}`,
 				body: (
-					<MailLayout identity={identity} preview="Quelqu’un a voulu créer un compte avec votre adresse." title="Vous avez déjà un compte">
-						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
-						<MailParagraph>
-							Quelqu’un vient d’essayer de créer un compte avec votre adresse e-mail, alors qu’un compte existe déjà. Si c’était vous,
-							connectez-vous simplement ; si vous avez oublié votre mot de passe, choisissez-en un nouveau.
-						</MailParagraph>
-						<MailAction identity={identity} href={href} label="Choisir un nouveau mot de passe" />
-						<MailParagraph>Si ce n’était pas vous, ignorez ce message : votre compte n’a pas changé.</MailParagraph>
+					<MailLayout identity={identity} preview={t('mail.auth.existingAccount.preview')} title={t('mail.auth.existingAccount.subject')}>
+						<MailParagraph>{t('mail.greeting', { name: firstName(user.name) })}</MailParagraph>
+						<MailParagraph>{t('mail.auth.existingAccount.body')}</MailParagraph>
+						<MailAction identity={identity} href={href} label={t('mail.auth.resetPassword.action')} />
+						<MailParagraph>{t('mail.auth.existingAccount.notYou')}</MailParagraph>
 					</MailLayout>
 				),
 			})
@@ -91,15 +83,13 @@ export function createAuthEmails(env: Env, mailer: Mailer) {
 				kind: 'change-email',
 				origin: 'visitor',
 				to: newEmail,
-				subject: `Confirmez votre nouvelle adresse – ${env.BAND_NAME}`,
+				subject: `${t('mail.auth.changeEmail.subject')} – ${env.BAND_NAME}`,
 				body: (
-					<MailLayout identity={identity} preview="Confirmez votre nouvelle adresse e-mail." title="Confirmez votre nouvelle adresse">
-						<MailParagraph>Bonjour {firstName(user.name)},</MailParagraph>
-						<MailParagraph>
-							Vous avez demandé à utiliser cette adresse pour votre compte sur notre site. Confirmez-la pour terminer le changement.
-						</MailParagraph>
-						<MailAction identity={identity} href={href} label="Confirmer cette adresse" />
-						<MailParagraph>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.</MailParagraph>
+					<MailLayout identity={identity} preview={t('mail.auth.changeEmail.preview')} title={t('mail.auth.changeEmail.subject')}>
+						<MailParagraph>{t('mail.greeting', { name: firstName(user.name) })}</MailParagraph>
+						<MailParagraph>{t('mail.auth.changeEmail.body')}</MailParagraph>
+						<MailAction identity={identity} href={href} label={t('mail.auth.changeEmail.action')} />
+						<MailParagraph>{t('mail.auth.changeEmail.notYou')}</MailParagraph>
 					</MailLayout>
 				),
 			})

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { getT } from './i18n.server.ts'
 
 /**
  * The process environment, parsed once. Every optional service (PostgreSQL, SMTP, S3,
@@ -34,7 +35,7 @@ const schema = z.object({
 	TRUST_PROXY: z.string().optional(),
 	SMTP_URL: z
 		.string()
-		.regex(/^smtps?:\/\//, 'SMTP_URL doit commencer par smtp:// ou smtps://')
+		.regex(/^smtps?:\/\//, { error: () => getT()('ops.env.smtpUrl') })
 		.optional(),
 	/** The sender of every mail, e.g. `"Le Groupe" <bonjour@exemple.fr>`. Default: the band's name at the site's host. */
 	MAIL_FROM: z.string().trim().max(200).optional(),
@@ -60,7 +61,11 @@ const schema = z.object({
 	/** Where the automatic backups go (embedded database: always, default DATA_DIR/backups; PostgreSQL: only when set). */
 	BACKUP_DIR: z.string().trim().optional(),
 	/** The bearer token that opens /metrics (Prometheus); unset: /metrics answers 404. */
-	METRICS_TOKEN: z.string().trim().min(24, 'METRICS_TOKEN doit faire au moins 24 caractères').optional(),
+	METRICS_TOKEN: z
+		.string()
+		.trim()
+		.min(24, { error: () => getT()('ops.env.metricsToken', { min: 24 }) })
+		.optional(),
 	/**
 	 * Tests only (kept when NODE_ENV=test, dropped otherwise): the least time a sign-up answer takes,
 	 * in ms, instead of SIGN_UP_RESPONSE_FLOOR_MS. The tests that only need members set it to 0.
@@ -75,7 +80,7 @@ const schema = z.object({
 		.int()
 		.min(2)
 		.max(1 << 20)
-		.refine((n) => (n & (n - 1)) === 0, 'TEST_PASSWORD_HASH_COST doit être une puissance de deux')
+		.refine((n) => (n & (n - 1)) === 0, { error: () => getT()('ops.env.hashCost') })
 		.optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** Unset: readable lines in a terminal, one JSON object per line otherwise (a service manager, a container, a file). */
@@ -87,13 +92,13 @@ const schema = z.object({
 	S3_ACCESS_KEY_ID: z.string().trim().optional(),
 	S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
 
-	BAND_NAME: z.string().trim().min(1).max(80).default('Le Groupe'),
-	BAND_TAGLINE: z.string().trim().max(160).default('Concerts, nouvelles et rencontres : le site officiel du groupe.'),
+	BAND_NAME: z.string().trim().min(1).max(80).default(getT()('site.defaults.bandName')),
+	BAND_TAGLINE: z.string().trim().max(160).default(getT()('site.defaults.tagline')),
 	BAND_LOGO_URL: z.string().trim().optional(),
 	ACCENT_COLOR: z
 		.string()
 		.trim()
-		.regex(/^#[0-9a-fA-F]{6}$/, 'ACCENT_COLOR doit être une couleur #rrggbb')
+		.regex(/^#[0-9a-fA-F]{6}$/, { error: () => getT()('ops.env.accentColor') })
 		.default('#ff5a36'),
 	CONTACT_EMAIL: z.email().optional(),
 	/** The mailbox named as the mailto alternative in every newsletter's List-Unsubscribe; default CONTACT_EMAIL. */

@@ -1,4 +1,4 @@
-import translation from '../../public/locales/fr-FR/translation.json'
+import translation from '../../public/locales/fr-FR/translation.json' with { type: 'json' }
 import { FALLBACK_LANGUAGE } from '#app/i18n/settings.ts'
 import { setSchemaTranslator } from '#app/i18n/schema-messages.ts'
 import { createTranslator, type Resources, type TFunction } from '#app/i18n/translate.ts'

@@ -3,6 +3,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db } from './db/client.server.ts'
 import { rateLimit } from './db/schema.ts'
 import { CLIENT_ADDRESS_HEADER } from './auth.server.ts'
+import { getT } from './i18n.server.ts'
 
 /**
  * Limits on everything a bot could repeat, kept in the database so that every instance shares them.
@@ -115,9 +116,9 @@ export function addressKey(address: string): string {
 
 /** « dans 12 minutes », « dans moins d’une minute », « dans 2 heures » */
 export function formatWait(seconds: number): string {
-	if (seconds < 60) return 'dans moins d’une minute'
+	const t = getT()
+	if (seconds < 60) return t('limits.wait.underAMinute')
 	const minutes = Math.ceil(seconds / 60)
-	if (minutes < 60) return `dans ${minutes} minute${minutes > 1 ? 's' : ''}`
-	const hours = Math.ceil(minutes / 60)
-	return `dans ${hours} heure${hours > 1 ? 's' : ''}`
+	if (minutes < 60) return t('limits.wait.minutes', { count: minutes })
+	return t('limits.wait.hours', { count: Math.ceil(minutes / 60) })
 }

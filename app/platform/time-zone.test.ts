@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
+// The server's strings, which give formatDateTime its « à » (as the root's provider does in the browser).
+import '#app/platform/i18n.server.ts'
 import {
 	formatDate,
 	formatDateTime,

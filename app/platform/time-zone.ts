@@ -15,6 +15,7 @@
  *   (summer time, CEST) is taken, the earlier instant.
  */
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { lazyT } from '#app/i18n/schema-messages.ts'
 
 export const SITE_TIME_ZONE = 'Europe/Paris'
 
@@ -263,5 +264,6 @@ export function formatTime(value: Date | string): string {
 
 /** « samedi 14 mars 2026 à 20 h 30 » */
 export function formatDateTime(value: Date | string): string {
-	return `${formatDate(value)} à ${formatTime(value)}`
+	// The words between are the locale file's, for the server and the browser alike.
+	return lazyT('common.dateAtTime', { date: formatDate(value), time: formatTime(value) })()
 }

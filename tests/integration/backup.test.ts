@@ -231,8 +231,8 @@ describe('backup and restore', () => {
 		const newer = await newerArchive(path.join(temp.dir, 'cli-newer.backup'))
 
 		for (const [archive, message] of [
-			[newer, /^Échec : Cette sauvegarde vient d'une version plus récente du site/m],
-			[truncated, /^Échec : .*(tronquée|incomplète)/m],
+			[newer, /^Échec\s: Cette sauvegarde vient d'une version plus récente du site/m],
+			[truncated, /^Échec\s: .*(tronquée|incomplète)/m],
 		] as const) {
 			const target = await freshTarget()
 			const env: Record<string, string> = { DATA_DIR: target.dataDir, SITE_URL }

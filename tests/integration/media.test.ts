@@ -566,7 +566,7 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			vi.setSystemTime(Date.now() + 61_000)
 			const expired = await fetchFile(url)
 			expect(expired.status).toBe(410)
-			expect(await expired.text()).toBe('Ce lien a expiré : demandez-en un nouveau.')
+			expect(await expired.text()).toBe('Ce lien a expiré\u00a0: demandez-en un nouveau.')
 		})
 	})
 

@@ -29,7 +29,7 @@ import {
 	SetPasswordSchema,
 	UnlinkSchema,
 	type SettingsIntent,
-} from './settings/schemas.ts'
+} from './settings/forms.ts'
 import type { AuthUser } from './types.ts'
 import { httpError } from '#app/platform/http-error.ts'
 

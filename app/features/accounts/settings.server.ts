@@ -236,7 +236,7 @@ export async function listActiveSessions(db: Db, userId: string, currentId: stri
 			id: row.id,
 			createdAt: row.createdAt.toISOString(),
 			lastActiveAt: row.updatedAt.toISOString(),
-			device: describeDevice(row.userAgent),
+			device: describeDevice(row.userAgent, getT()),
 			mobile: ['iOS', 'Android'].includes(parseUserAgent(row.userAgent).system ?? ''),
 			ipAddress: row.ipAddress,
 			current: row.id === currentId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeDevice, parseUserAgent } from './user-agent.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 const samples: [string, string | null][] = [
 	['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36', 'Chrome sur Windows'],
@@ -36,11 +37,11 @@ const samples: [string, string | null][] = [
 
 describe('describeDevice', () => {
 	it.each(samples)('reads %s', (userAgent, expected) => {
-		expect(describeDevice(userAgent)).toBe(expected)
+		expect(describeDevice(userAgent, getT())).toBe(expected)
 	})
 
 	it('copes with a missing user agent', () => {
-		expect(describeDevice(null)).toBeNull()
+		expect(describeDevice(null, getT())).toBeNull()
 		expect(parseUserAgent(undefined)).toEqual({ browser: null, system: null })
 	})
 })

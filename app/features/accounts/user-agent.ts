@@ -1,3 +1,5 @@
+import type { TFunction } from '#app/i18n/translate.ts'
+
 /*
  * A readable name for the device behind a session (« Firefox sur Windows »), from its User-Agent.
  * Only the common browsers and systems are told apart; anything else reads as unknown. The order
@@ -35,10 +37,10 @@ export function parseUserAgent(userAgent: string | null | undefined): Device {
 }
 
 /** « Firefox sur Windows », « Safari », « Appareil Android », or null when nothing is recognised. */
-export function describeDevice(userAgent: string | null | undefined): string | null {
+export function describeDevice(userAgent: string | null | undefined, t: TFunction): string | null {
 	const { browser, system } = parseUserAgent(userAgent)
-	if (browser && system) return `${browser} sur ${system}`
+	if (browser && system) return t('settings.sessions.browserOnSystem', { browser, system })
 	if (browser) return browser
-	if (system) return `Appareil ${system}`
+	if (system) return t('settings.sessions.systemOnly', { system })
 	return null
 }

@@ -8,7 +8,7 @@ import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { formatDateTime } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { BatchSchema, type BatchInput } from './batch-form.ts'
+import { BatchSchema, type BatchInput } from './forms.ts'
 
 const BASE = '/dashboard/admin/codes'
 

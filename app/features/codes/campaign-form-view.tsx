@@ -7,7 +7,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { CampaignSchema, type CampaignInput } from './campaign-form.ts'
+import { CampaignSchema, type CampaignInput } from './forms.ts'
 
 type Constraint = Parameters<typeof useForm<CampaignInput>>[0]['constraint']
 

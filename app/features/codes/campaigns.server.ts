@@ -3,7 +3,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { code, codeBatch, codeCampaign, codeCampaignFile, codeRedemption, user } from '#app/platform/db/schema.ts'
 import { normalizeCode } from './code-format.ts'
 import { codeCountsByCampaign } from './counts.server.ts'
-import type { CampaignValues } from './campaign-form.ts'
+import type { CampaignValues } from './forms.ts'
 import { newId } from '#app/platform/random-token.server.ts'
 
 export async function createCampaign(db: Db, values: CampaignValues, userId: string | null): Promise<string> {

@@ -1,6 +1,4 @@
 import { data } from 'react-router'
-import { z } from 'zod'
-import { textField } from '#app/platform/text-field.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -13,14 +11,7 @@ import { findCode, findReservation } from './redeem.server.ts'
 import { rememberReservation, reservationTokens } from './reservation-cookie.server.ts'
 import { redeemFromRequest } from './redeem-request.server.ts'
 import { CODE_RETENTION } from './rules.ts'
-
-/** The /redeem form, checked on the server (the browser only has `required` and `maxlength`). */
-export const RedeemSchema = z.object({
-	code: textField({ error: 'empty' })
-		.trim()
-		.min(1, 'empty')
-		.max(TYPED_MAX_LENGTH * 4, 'invalid'),
-})
+import { RedeemSchema } from './forms.ts'
 
 /** Each refusal's sentence, written out so that every key stays visible to the translation check. */
 function outcomeMessage(outcome: 'invalid' | 'unknown' | 'expired' | 'used_up' | 'revoked' | 'paused'): string {

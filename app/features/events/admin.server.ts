@@ -4,7 +4,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
 import { publicContentChanged } from '#app/platform/public-content.server.ts'
 import { DEFAULT_DURATION_MS, isEventId } from './events.server.ts'
-import type { EventValues } from './form.ts'
+import type { EventValues } from './forms.ts'
 import { EVENT_SEARCH_MAX, type EventTab } from './list/list-url.ts'
 
 /*

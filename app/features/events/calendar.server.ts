@@ -13,27 +13,13 @@ import {
 	type EventRow,
 } from './events.server.ts'
 import { buildCalendar, type IcsEvent } from './ics.ts'
+import type { EventFields } from './types.ts'
 
 /* The site's events as iCalendar: one show (« Ajouter à mon agenda ») or every upcoming one (/events.ics). */
 
 /** The part of an event a calendar entry needs, from a row or from a page's data. */
-interface CalendarSource {
+interface CalendarSource extends EventFields {
 	id: string
-	title: string
-	status: string
-	startsAt: Date
-	endsAt: Date | null
-	doorsAt: Date | null
-	previousStartsAt: Date | null
-	venueName: string
-	address: string | null
-	postalCode: string | null
-	city: string
-	country: string
-	latitude: number | null
-	longitude: number | null
-	ticketUrl: string | null
-	priceText: string | null
 	descriptionText: string
 	createdAt: Date
 	updatedAt: Date

@@ -5,7 +5,7 @@ import { mediaStatus } from '#app/features/media/media.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import type { EventRow } from './events.server.ts'
 import { DEFAULT_DURATION_MS, DESCRIPTION_TOP_HEADING } from './events.server.ts'
-import { EVENT_LIMITS, EventFormSchema } from './form.ts'
+import { EVENT_LIMITS, EventFormSchema } from './forms.ts'
 import { instantToParisWallClock } from '#app/platform/time-zone.ts'
 import type { EventEditorData, EventFormValues } from './editor/types.ts'
 

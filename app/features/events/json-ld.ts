@@ -1,4 +1,5 @@
 import type { EventStatus } from '#app/platform/db/schema.ts'
+import type { EventFields } from './types.ts'
 
 /*
  * schema.org MusicEvent for an event page, with what Google's event rich results require (name,
@@ -7,24 +8,7 @@ import type { EventStatus } from '#app/platform/db/schema.ts'
  * https://developers.google.com/search/docs/appearance/structured-data/event
  */
 
-export interface JsonLdEventInput {
-	title: string
-	status: EventStatus
-	/** ISO instants. */
-	startsAt: string
-	endsAt: string | null
-	doorsAt: string | null
-	previousStartsAt: string | null
-	venueName: string
-	address: string | null
-	postalCode: string | null
-	city: string
-	/** ISO 3166-1 alpha-2. */
-	country: string
-	latitude: number | null
-	longitude: number | null
-	ticketUrl: string | null
-	priceText: string | null
+export interface JsonLdEventInput extends EventFields<string> {
 	/** Plain text. */
 	description: string
 	/** Absolute URLs, largest first. */

@@ -1,10 +1,41 @@
 import type { EventStatus } from '#app/platform/db/event-status.ts'
+import type { event } from '#app/platform/db/schema.ts'
 import type { PublicImage } from '#app/features/media/public-image.ts'
 
 /*
  * The shapes of an event as pages receive them: one home, read by the server code that builds
  * them (events.server.ts) and by the components that show them.
  */
+
+/** The columns of the event table that make an event what it is (not its bookkeeping). */
+type EventColumns = Pick<
+	typeof event.$inferSelect,
+	| 'title'
+	| 'status'
+	| 'startsAt'
+	| 'endsAt'
+	| 'doorsAt'
+	| 'previousStartsAt'
+	| 'venueName'
+	| 'address'
+	| 'postalCode'
+	| 'city'
+	| 'country'
+	| 'latitude'
+	| 'longitude'
+	| 'ticketUrl'
+	| 'priceText'
+>
+
+/**
+ * An event's own values, derived from its table: the one declaration of its shape. The editor's
+ * values (forms.ts), a calendar entry's source (calendar.server.ts) and the structured data of its
+ * page (json-ld.ts) are this plus what each adds. `Instant` is a Date on the server, an ISO string
+ * in a page's data.
+ */
+export type EventFields<Instant = Date> = {
+	[K in keyof EventColumns]: EventColumns[K] extends Date ? Instant : EventColumns[K] extends Date | null ? Instant | null : EventColumns[K]
+}
 
 /** A moment written out in French, Paris time, in every piece a page needs. */
 export interface DateLabel {

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, lt, notInArray, sql, type SQ
 import { z } from 'zod'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterImport, newsletterSubscriber, SUBSCRIBER_STATUSES, type SubscriberStatus } from '#app/platform/db/schema.ts'
-import { EMAIL_MAX } from '#app/features/accounts/fields.ts'
+import { EMAIL_MAX } from '#app/features/accounts/forms.ts'
 import { IMPORT_MAX_LINES, POLICY_VERSION } from './rules.ts'
 import { csvErrorLine, csvRecords, readCsv } from '#app/platform/csv-in.server.ts'
 import { csvStream } from '#app/platform/csv-out.server.ts'

@@ -8,6 +8,7 @@ import type { Realtime } from '#app/platform/realtime.server.ts'
 import { campaignBodyHtml, NewsletterMail, renderCampaign } from './mails.tsx'
 import { CAMPAIGN_TOPIC, campaignProgress, queueCampaignSend } from './sender.server.ts'
 import type { NewsletterContext } from './subscribers.server.tsx'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * Campaigns: drafts, the test send, sending now or at a set time, cancelling, and the history with
@@ -95,7 +96,7 @@ export async function deleteDraft(db: Db, id: string): Promise<boolean> {
 export async function previewCampaign(ctx: Pick<NewsletterContext, 'env'>, input: CampaignInput): Promise<string> {
 	const { html } = await renderCampaign(
 		ctx.env,
-		{ subject: input.subject || 'Sans objet', preheader: input.preheader ?? '', body: input.body },
+		{ subject: input.subject || getT()('newsletter.admin.compose.noSubject'), preheader: input.preheader ?? '', body: input.body },
 		`${ctx.env.SITE_URL}/unsubscribe`,
 	)
 	return html

@@ -4,6 +4,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { MailAction, MailLayout, MailParagraph, type MailIdentity } from '#app/platform/mail/layout.tsx'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import { CONFIRM_TTL_HOURS } from './rules.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * The newsletter's e-mails: the campaign itself (the same template for the admin's preview, the test
@@ -48,6 +49,7 @@ export function NewsletterMail(props: {
 	unsubscribeUrl: string
 }) {
 	const { identity } = props
+	const t = getT()
 	return (
 		<MailLayout
 			identity={identity}
@@ -55,11 +57,11 @@ export function NewsletterMail(props: {
 			title={props.subject}
 			footer={
 				<>
-					Vous recevez cette lettre parce que vous vous y êtes inscrit·e sur {identity.siteUrl.replace(/^https?:\/\//, '')}.{' '}
+					{t('mail.newsletter.footer', { site: identity.siteUrl.replace(/^https?:\/\//, '') })}{' '}
 					<a href={props.unsubscribeUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
-						Se désinscrire
+						{t('mail.newsletter.unsubscribeLink')}
 					</a>{' '}
-					en un clic.
+					{t('mail.newsletter.unsubscribeAfter')}
 				</>
 			}
 		>
@@ -104,28 +106,25 @@ export function personalise(rendered: RenderedCampaign, unsubscribe: string): Re
 }
 
 export function ConfirmSubscriptionMail(props: { identity: MailIdentity; href: string }) {
+	const t = getT()
 	return (
-		<MailLayout identity={props.identity} preview="Un clic pour confirmer votre inscription." title="Confirmez votre inscription">
-			<MailParagraph>Bonjour,</MailParagraph>
-			<MailParagraph>
-				Quelqu’un (vous, sans doute) a demandé à recevoir la newsletter de {props.identity.bandName} à cette adresse. Pour la recevoir,
-				confirmez d’un clic. Le lien est valable {CONFIRM_TTL_HOURS} heures.
-			</MailParagraph>
-			<MailAction identity={props.identity} href={props.href} label="Confirmer mon inscription" />
-			<MailParagraph>
-				Si vous n’avez rien demandé, ignorez ce message : sans ce clic, vous ne recevrez rien et votre adresse sera effacée.
-			</MailParagraph>
+		<MailLayout identity={props.identity} preview={t('mail.newsletter.confirm.preview')} title={t('mail.newsletter.confirm.title')}>
+			<MailParagraph>{t('mail.greetingNoName')}</MailParagraph>
+			<MailParagraph>{t('mail.newsletter.confirm.body', { band: props.identity.bandName, hours: CONFIRM_TTL_HOURS })}</MailParagraph>
+			<MailAction identity={props.identity} href={props.href} label={t('mail.newsletter.confirm.action')} />
+			<MailParagraph>{t('mail.newsletter.confirm.notYou')}</MailParagraph>
 		</MailLayout>
 	)
 }
 
 export function UnsubscribeLinkMail(props: { identity: MailIdentity; href: string }) {
+	const t = getT()
 	return (
-		<MailLayout identity={props.identity} preview="Votre lien pour vous désinscrire." title="Se désinscrire de la newsletter">
-			<MailParagraph>Bonjour,</MailParagraph>
-			<MailParagraph>Vous avez demandé à ne plus recevoir la newsletter de {props.identity.bandName}. Il reste un clic :</MailParagraph>
-			<MailAction identity={props.identity} href={props.href} label="Me désinscrire" />
-			<MailParagraph>Si vous n’avez rien demandé, ignorez ce message : rien ne change sans ce clic.</MailParagraph>
+		<MailLayout identity={props.identity} preview={t('mail.newsletter.unsubscribe.preview')} title={t('mail.newsletter.unsubscribe.title')}>
+			<MailParagraph>{t('mail.greetingNoName')}</MailParagraph>
+			<MailParagraph>{t('mail.newsletter.unsubscribe.body', { band: props.identity.bandName })}</MailParagraph>
+			<MailAction identity={props.identity} href={props.href} label={t('mail.newsletter.unsubscribe.action')} />
+			<MailParagraph>{t('mail.newsletter.unsubscribe.notYou')}</MailParagraph>
 		</MailLayout>
 	)
 }

@@ -1,9 +1,11 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { getPlatform } from '#app/platform/platform.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
 import { readSignedValue, signValue } from '#app/platform/signed-value.server.ts'
-import { RESUBSCRIBE_WINDOW_MINUTES, SubscribeSchema, UnsubscribeRequestSchema } from './rules.ts'
+import { RESUBSCRIBE_WINDOW_MINUTES } from './rules.ts'
+import { SubscribeSchema, UnsubscribeRequestSchema } from './forms.ts'
 import {
 	findByUnsubscribeToken,
 	mailUnsubscribeLink,
@@ -30,7 +32,7 @@ async function limited(checks: [RuleName, string][]): Promise<{ message: string;
 		const result = await limits.consume(rule, key)
 		if (!result.ok) {
 			return {
-				message: `Trop de demandes. Réessayez ${formatWait(result.retryAfterSeconds)}.`,
+				message: getT()('newsletter.limited', { wait: formatWait(result.retryAfterSeconds) }),
 				retryAfter: result.retryAfterSeconds,
 			}
 		}

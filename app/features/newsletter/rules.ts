@@ -1,11 +1,7 @@
-import { z } from 'zod'
-import { textField } from '#app/platform/text-field.ts'
-import { emailField } from '#app/features/accounts/fields.ts'
-import { frenchInteger } from '#app/features/site/french-integer.ts'
-
 /*
- * The newsletter's rules and its forms' schemas, shared by the browser and the server. The
- * retention figures are the ones the purge applies and the privacy policy states.
+ * The newsletter's rules, shared by the browser and the server, with no dependency (its forms'
+ * schemas are in forms.ts). The retention figures are the ones the purge applies and the privacy
+ * policy states.
  */
 
 /** How long a confirmation link stays valid. */
@@ -25,45 +21,3 @@ export const BODY_MAX = 50_000
 export const CONSENT_NOTE_MAX = 200
 /** Lines an import may hold. */
 export const IMPORT_MAX_LINES = 100_000
-
-/** The landing page's form: an address and an explicit, unticked consent. `website` is the honeypot. */
-export const SubscribeSchema = z.object({
-	email: emailField,
-	consent: z.literal('on', { error: 'Cochez la case pour accepter de recevoir la newsletter.' }),
-	website: textField().max(0).optional(),
-})
-
-/** `/unsubscribe` without a token: the address to send the link to. */
-export const UnsubscribeRequestSchema = z.object({ email: emailField })
-
-/** The admin's « Ajouter » form. A certified consent says where it was given. */
-export const AddSubscriberSchema = z
-	.object({
-		email: emailField,
-		/** Ticked: the admin certifies the person consented (e.g. a paper form); the address is active at once. */
-		certified: z.literal('on').optional(),
-		consentNote: textField().trim().max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`).optional(),
-	})
-	.refine((value) => !value.certified || (value.consentNote ?? '').length >= 3, {
-		path: ['consentNote'],
-		message: 'Indiquez où cette personne a donné son accord.',
-	})
-
-export const ImportSchema = z.object({
-	consentNote: textField({ error: 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).' })
-		.trim()
-		.min(3, 'Indiquez où ces personnes ont donné leur accord (ex. : formulaire papier, concert du 12 octobre).')
-		.max(CONSENT_NOTE_MAX, `Au plus ${CONSENT_NOTE_MAX} caractères.`),
-})
-
-export const CampaignSchema = z.object({
-	subject: textField({ error: 'Écrivez l’objet du message.' })
-		.trim()
-		.min(1, 'Écrivez l’objet du message.')
-		.max(SUBJECT_MAX, `L’objet ne peut pas dépasser ${SUBJECT_MAX} caractères.`),
-	preheader: textField().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne peut pas dépasser ${PREHEADER_MAX} caractères.`).optional(),
-	body: textField({ multiline: true, error: 'Écrivez le message.' })
-		.trim()
-		.min(1, 'Écrivez le message.')
-		.max(BODY_MAX, `Le message ne peut pas dépasser ${frenchInteger(BODY_MAX)} caractères.`),
-})

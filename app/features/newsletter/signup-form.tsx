@@ -8,7 +8,7 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { SubscribeSchema } from './rules.ts'
+import type { SubscribeSchema } from './forms.ts'
 
 export type SignupResult = { newsletter: 'sent' | 'invalid'; result: SubmissionResult<string[]> | null }
 type Input = z.input<typeof SubscribeSchema>
@@ -65,7 +65,7 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 									{...getInputProps(fields.email, { type: 'email' })}
 									{...control}
 									autoComplete="email"
-									placeholder="prenom@exemple.fr"
+									placeholder={t('newsletter.signup.emailPlaceholder')}
 								/>
 							)}
 						</Field>

@@ -6,7 +6,7 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { addSubscriber, deleteSubscriberById, listSubscribers, parseStatus } from './admin.server.ts'
 import { newsletterContext } from './public.server.ts'
-import { AddSubscriberSchema } from './rules.ts'
+import { AddSubscriberSchema } from './forms.ts'
 import { SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 
 /*

@@ -19,7 +19,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { SUBSCRIBER_STATUSES } from '#app/platform/db/schema.ts'
 import { NewsletterNav, SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 import { useNewsletterLabels } from './labels.ts'
-import { AddSubscriberSchema } from './rules.ts'
+import { AddSubscriberSchema } from './forms.ts'
 import type { subscribersPageData } from './subscribers-page.server.ts'
 
 /*
@@ -76,7 +76,9 @@ function SubscriberSearch(props: { q: string; status: PageData['status'] }) {
 	return (
 		<Form method="get" role="search" className="flex flex-wrap items-end gap-3">
 			<Field label={t('newsletter.admin.subscribers.search')} className="min-w-48 flex-1">
-				{(control) => <Input {...control} type="search" name="q" defaultValue={props.q} placeholder="prenom@exemple.fr" />}
+				{(control) => (
+					<Input {...control} type="search" name="q" defaultValue={props.q} placeholder={t('newsletter.signup.emailPlaceholder')} />
+				)}
 			</Field>
 			<Field label={t('newsletter.admin.subscribers.status')}>
 				{(control) => (

@@ -14,6 +14,7 @@ import type { Mailer } from '#app/platform/mail/mailer.server.ts'
 import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './mails.tsx'
 import { CONFIRM_TTL_HOURS, PENDING_PURGE_DAYS, POLICY_VERSION } from './rules.ts'
 import { hashToken, newSecret } from '#app/platform/random-token.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * Subscribers: double opt-in, unsubscribe and the member's toggle, all on one row per address.
@@ -66,7 +67,7 @@ export async function requestSubscription(ctx: NewsletterContext, input: { email
 		kind: 'newsletter-confirm',
 		origin: 'visitor',
 		to: email,
-		subject: `Confirmez votre inscription à la newsletter – ${ctx.env.BAND_NAME}`,
+		subject: `${getT()('mail.newsletter.confirm.subject')} – ${ctx.env.BAND_NAME}`,
 		body: <ConfirmSubscriptionMail identity={mailIdentity(ctx.env)} href={claimUrl(ctx.env, 'newsletter', token)} />,
 	})
 }
@@ -138,7 +139,7 @@ export async function mailUnsubscribeLink(ctx: NewsletterContext, email: string)
 		kind: 'newsletter-unsubscribe-link',
 		origin: 'visitor',
 		to: subscriber.email,
-		subject: `Se désinscrire de la newsletter – ${ctx.env.BAND_NAME}`,
+		subject: `${getT()('mail.newsletter.unsubscribe.title')} – ${ctx.env.BAND_NAME}`,
 		body: <UnsubscribeLinkMail identity={mailIdentity(ctx.env)} href={unsubscribeUrl(ctx.env, subscriber.unsubscribeToken)} />,
 	})
 }

@@ -1,4 +1,5 @@
 import { csvFile, type CsvCell } from '#app/platform/csv-out.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import type { StatsRange } from './range.ts'
 import type { SourceResult } from './sources/types.ts'
 
@@ -8,13 +9,15 @@ import type { SourceResult } from './sources/types.ts'
  * daily figures first (one row per day), then the figures of the moment and the rankings.
  */
 export function statsCsv(range: StatsRange, results: SourceResult[]): string {
-	const series = results.flatMap((result) => result.series.map((s) => ({ ...s, label: `${result.title} : ${s.label}` })))
-	const rows: CsvCell[][] = [['Jour', ...series.map((s) => s.label)]]
+	const t = getT()
+	const labelled = (title: string, label: string) => t('stats.csv.labelled', { title, label })
+	const series = results.flatMap((result) => result.series.map((s) => ({ ...s, label: labelled(result.title, s.label) })))
+	const rows: CsvCell[][] = [[t('stats.csv.day'), ...series.map((s) => s.label)]]
 	range.days.forEach((day, index) => rows.push([day, ...series.map((s) => s.daily[index] ?? 0)]))
-	rows.push(['Total', ...series.map((s) => s.total)])
+	rows.push([t('stats.csv.total'), ...series.map((s) => s.total)])
 	rows.push([])
-	rows.push(['Chiffre du moment', 'Valeur'])
-	for (const result of results) for (const figure of result.figures) rows.push([`${result.title} : ${figure.label}`, figure.value])
+	rows.push([t('stats.csv.figure'), t('stats.csv.value')])
+	for (const result of results) for (const figure of result.figures) rows.push([labelled(result.title, figure.label), figure.value])
 	for (const result of results) {
 		for (const ranking of result.rankings) {
 			rows.push([])

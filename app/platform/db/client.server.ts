@@ -12,6 +12,7 @@ import lockfile from 'proper-lockfile'
 import * as schema from './schema.ts'
 import { nulGuard } from './nul-guard.server.ts'
 import { getLogger } from '../logger.server.ts'
+import { getT } from '../i18n.server.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -43,10 +44,7 @@ export const MEMBER_CHANGE_CHANNEL = 'band_member_change'
 
 export class DataDirLockedError extends Error {
 	constructor(dir: string) {
-		super(
-			`Le dossier de données ${dir} est déjà utilisé par un autre processus du site. ` +
-				`Arrêtez-le d'abord (une base embarquée ne s'ouvre que par un seul processus à la fois).`,
-		)
+		super(getT()('ops.dataDirLocked', { dataDir: dir }))
 		this.name = 'DataDirLockedError'
 	}
 }
@@ -185,7 +183,7 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 		realpath: false,
 		onCompromised: (err: Error) => {
 			// Another process took the folder over: stop writing at once rather than corrupt it.
-			console.error(`Verrou du dossier de données perdu : ${err.message}`)
+			console.error(getT()('ops.lockLost', { reason: err.message }))
 			process.exit(70)
 		},
 	}

@@ -10,6 +10,7 @@ import { Preview } from '@react-email/preview'
 import { Section } from '@react-email/section'
 import { Text } from '@react-email/text'
 import type { ReactNode } from 'react'
+import { getT } from '../i18n.server.ts'
 
 export interface MailIdentity {
 	bandName: string
@@ -41,7 +42,7 @@ export function MailLayout(props: { identity: MailIdentity; preview: string; tit
 					<Section style={{ padding: '0 32px 28px' }}>
 						<Hr style={{ borderColor: '#e6e4de', margin: '24px 0 16px' }} />
 						<Text style={{ color: '#5d5b55', fontSize: 13, lineHeight: '20px', margin: 0 }}>
-							{props.footer ?? `Ce message vous est envoyé par ${identity.bandName} (${identity.siteUrl.replace(/^https?:\/\//, '')}).`}
+							{props.footer ?? getT()('mail.footer', { band: identity.bandName, site: identity.siteUrl.replace(/^https?:\/\//, '') })}
 						</Text>
 					</Section>
 				</Container>
@@ -73,7 +74,7 @@ export function MailAction(props: { identity: MailIdentity; href: string; label:
 				{props.label}
 			</Button>
 			<Text style={{ color: '#5d5b55', fontSize: 13, lineHeight: '20px', margin: '16px 0 0', wordBreak: 'break-all' }}>
-				Si le bouton ne fonctionne pas, copiez cette adresse dans votre navigateur : {props.href}
+				{getT()('mail.copyAddress')} {props.href}
 			</Text>
 		</Section>
 	)

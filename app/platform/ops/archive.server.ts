@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
+import { getT } from '../i18n.server.ts'
 
 /*
  * The backup archive: one gzip file holding a sequence of entries. Each entry is a line of JSON
@@ -134,11 +135,11 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 		await handle.read(head, 0, 2, 0).finally(() => handle.close())
 		input = fs.createReadStream(file)
 	} catch {
-		throw new ArchiveError(`Archive introuvable ou illisible : ${file}`)
+		throw new ArchiveError(getT()('ops.archive.unreadable', { file }))
 	}
 	if (head[0] !== 0x1f || head[1] !== 0x8b) {
 		input.destroy()
-		throw new ArchiveError("Ce fichier n'est pas une sauvegarde du site.")
+		throw new ArchiveError(getT()('ops.archive.notABackup'))
 	}
 	const gunzip = createGunzip()
 	input.on('error', (error) => gunzip.destroy(error))
@@ -156,7 +157,7 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code
 			if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-				throw new ArchiveError("L'archive est tronquée ou abîmée (la compression est incomplète) : elle ne peut pas être restaurée.")
+				throw new ArchiveError(getT()('ops.archive.badCompression'))
 			}
 			throw error
 		}
@@ -176,21 +177,19 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 		for (;;) {
 			const newline = buffer.indexOf(10)
 			if (newline >= 0) return take(newline + 1)
-			if (buffer.length > 1024 * 1024) throw new ArchiveError("L'archive n'est pas une sauvegarde du site (en-tête trop long).")
+			if (buffer.length > 1024 * 1024) throw new ArchiveError(getT()('ops.archive.headerTooLong'))
 			if (!(await more())) return null
 		}
 	}
-	const truncated = () => new ArchiveError("L'archive est incomplète (tronquée) : elle ne peut pas être restaurée.")
+	const truncated = () => new ArchiveError(getT()('ops.archive.truncated'))
 
 	try {
 		const magic = await line()
 		const [name, version] = magic?.toString('utf8').trim().split(' ') ?? []
-		if (name !== ARCHIVE_MAGIC) throw new ArchiveError("Ce fichier n'est pas une sauvegarde du site.")
+		if (name !== ARCHIVE_MAGIC) throw new ArchiveError(getT()('ops.archive.notABackup'))
 		const format = Number(version)
 		if (!Number.isInteger(format) || format > ARCHIVE_FORMAT) {
-			throw new ArchiveError(
-				`Cette sauvegarde est au format n° ${version}, plus récent que celui que connaît cette version du site (n° ${ARCHIVE_FORMAT}) : mettez le site à jour avant de la restaurer.`,
-			)
+			throw new ArchiveError(getT()('ops.archive.newerFormat', { version, known: ARCHIVE_FORMAT }))
 		}
 		digest.update(magic!)
 		const counts = { tables: {} as Record<string, number>, files: 0, fileBytes: 0 }
@@ -205,19 +204,18 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 				throw truncated()
 			}
 			if (!entry || typeof entry !== 'object' || typeof entry.size !== 'number' || entry.size < 0) throw truncated()
-			if (first !== (entry.type === 'manifest')) throw new ArchiveError("L'archive est mal formée (pas de manifeste en tête).")
+			if (first !== (entry.type === 'manifest')) throw new ArchiveError(getT()('ops.archive.noManifest'))
 			first = false
 			if (entry.type === 'end') {
-				if (entry.sha256 !== digest.digest('hex'))
-					throw new ArchiveError("L'archive a été modifiée ou abîmée (empreinte différente) : elle ne peut pas être restaurée.")
+				if (entry.sha256 !== digest.digest('hex')) throw new ArchiveError(getT()('ops.archive.digest'))
 				const tablesMatch =
 					Object.keys(counts.tables).every((table) => table in entry.tables) &&
 					Object.entries(entry.tables).every(([table, rows]) => (counts.tables[table] ?? 0) === rows)
 				if (!tablesMatch || entry.files !== counts.files || entry.fileBytes !== counts.fileBytes) {
-					throw new ArchiveError("L'archive est incohérente (les comptes ne correspondent pas) : elle ne peut pas être restaurée.")
+					throw new ArchiveError(getT()('ops.archive.counts'))
 				}
 				while (buffer.length === 0 && (await more()));
-				if (buffer.length > 0) throw new ArchiveError("L'archive contient des données après sa fin : elle ne peut pas être restaurée.")
+				if (buffer.length > 0) throw new ArchiveError(getT()('ops.archive.trailing'))
 				yield { entry, body: Buffer.alloc(0) }
 				return
 			}
@@ -228,7 +226,7 @@ export async function* readArchive(file: string): AsyncGenerator<{ entry: Entry;
 			if (entry.type === 'rows') counts.tables[entry.table] = (counts.tables[entry.table] ?? 0) + entry.rows
 			if (entry.type === 'file') {
 				if (createHash('sha256').update(body).digest('hex') !== entry.sha256) {
-					throw new ArchiveError(`L'archive est abîmée : le fichier ${entry.key} ne correspond pas à son empreinte.`)
+					throw new ArchiveError(getT()('ops.archive.fileDigest', { key: entry.key }))
 				}
 				counts.files += 1
 				counts.fileBytes += body.byteLength
@@ -253,5 +251,5 @@ export async function verifyArchive(file: string): Promise<{ manifest: Manifest;
 		if (entry.type === 'file') files.set(entry.key, entry.size)
 		if (entry.type === 'end') return { manifest: manifest!, end: entry, files }
 	}
-	throw new ArchiveError("L'archive est incomplète (tronquée) : elle ne peut pas être restaurée.")
+	throw new ArchiveError(getT()('ops.archive.truncated'))
 }

@@ -8,6 +8,7 @@ import { projectMigrationsFolder } from '../db/client.server.ts'
 import { listStoredFiles } from '../storage/list.server.ts'
 import { contentTypeOfKey, type Storage } from '../storage/storage.server.ts'
 import { ARCHIVE_FORMAT, ArchiveError, createArchiveWriter, readArchive, verifyArchive, type Manifest } from './archive.server.ts'
+import { getT } from '../i18n.server.ts'
 
 /*
  * Backups and restores of a whole site: every table of the `public` schema (whatever features
@@ -176,10 +177,7 @@ export async function writeBackup(site: Site, file: string): Promise<BackupSumma
 export function restorableLevel(migrations: number[], known = knownMigrations()): number {
 	const newer = migrations.some((when, index) => known[index]?.when !== when)
 	if (newer || migrations.length > known.length) {
-		throw new ArchiveError(
-			`Cette sauvegarde vient d'une version plus récente du site (schéma à ${migrations.length} migrations, ` +
-				`cette version en connaît ${known.length}) : installez une version au moins aussi récente avant de la restaurer.`,
-		)
+		throw new ArchiveError(getT()('ops.archive.newerSchema', { archived: migrations.length, known: known.length }))
 	}
 	return migrations.length
 }
@@ -226,7 +224,7 @@ export async function loadRows(
 							order by a.attnum`,
 					)
 				).map((row) => row.name)
-				if (found.length === 0) throw new ArchiveError(`La table ${table} de la sauvegarde n'existe pas dans cette base.`)
+				if (found.length === 0) throw new ArchiveError(getT()('ops.archive.unknownTable', { table }))
 				columnsOf.set(table, found)
 			}
 			return found

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { Logger } from 'pino'
 import { writeBackup, type BackupSummary, type Site } from './backup.server.ts'
+import { getT } from '../i18n.server.ts'
 
 /*
  * The embedded database can be opened by one process only, so a command-line tool cannot read it
@@ -43,11 +44,11 @@ export async function startControlSocket(site: Site & { dataDir: string; logger:
 				command = undefined
 			}
 			if (command !== 'backup') {
-				socket.end(`${JSON.stringify({ ok: false, error: 'Commande inconnue.' })}\n`)
+				socket.end(`${JSON.stringify({ ok: false, error: getT()('ops.backup.unknownCommand') })}\n`)
 				return
 			}
 			if (busy) {
-				socket.end(`${JSON.stringify({ ok: false, error: 'Une sauvegarde est déjà en cours : réessayez dans un instant.' })}\n`)
+				socket.end(`${JSON.stringify({ ok: false, error: getT()('ops.backup.busy') })}\n`)
 				return
 			}
 			busy = true
@@ -78,7 +79,8 @@ async function answerBackup(site: Site & { logger: Logger }, socket: net.Socket)
 		await pipeline(fs.createReadStream(file), socket)
 	} catch (error) {
 		site.logger.error({ err: error }, 'backup for the command line failed')
-		if (!socket.destroyed) socket.end(`${JSON.stringify({ ok: false, error: `La sauvegarde a échoué : ${(error as Error).message}` })}\n`)
+		if (!socket.destroyed)
+			socket.end(`${JSON.stringify({ ok: false, error: getT()('ops.backup.failedBecause', { reason: (error as Error).message }) })}\n`)
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true })
 	}
@@ -119,7 +121,7 @@ export async function requestBackup(dataDir: string, file: string): Promise<Omit
 					error?: string
 					summary?: Omit<BackupSummary, 'file'>
 				}
-				if (!answer.ok) return reject(new Error(answer.error ?? 'La sauvegarde a échoué.'))
+				if (!answer.ok) return reject(new Error(answer.error ?? getT()('ops.backup.failed')))
 				out = fs.createWriteStream(partial, { mode: 0o600 })
 				const rest = head.subarray(newline + 1)
 				if (rest.length > 0) out.write(rest)
@@ -128,7 +130,7 @@ export async function requestBackup(dataDir: string, file: string): Promise<Omit
 			socket.on('data', onData)
 			socket.once('error', reject)
 			socket.once('end', () => {
-				if (!out) reject(new Error('Le serveur a fermé la connexion sans répondre.'))
+				if (!out) reject(new Error(getT()('ops.backup.noAnswer')))
 			})
 		})
 		fs.renameSync(partial, file)

@@ -23,6 +23,7 @@ import {
 	type BackupSummary,
 } from './backup.server.ts'
 import { requestBackup } from './control.server.ts'
+import { getT } from '../i18n.server.ts'
 
 /*
  * What `npm run backup`, `npm run restore` and `npm run move-to-postgres` do (scripts/*.ts are
@@ -41,8 +42,8 @@ const toolStorage = (env: SiteEnv) => createStorage(env, newSecret())
 
 /** The site's message when the embedded server holds the folder. */
 export class SiteRunningError extends Error {
-	constructor(dataDir: string, action: string) {
-		super(`Le site tourne encore sur ${dataDir} (sa base embarquée est verrouillée) : arrêtez le serveur avant de ${action}.`)
+	constructor(dataDir: string, action: 'restore' | 'move') {
+		super(action === 'restore' ? getT()('ops.siteRunning.restore', { dataDir }) : getT()('ops.siteRunning.move', { dataDir }))
 		this.name = 'SiteRunningError'
 	}
 }
@@ -60,10 +61,7 @@ export async function backupSite(env: SiteEnv, file: string): Promise<Omit<Backu
 		database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrations: false })
 	} catch (error) {
 		if (error instanceof DataDirLockedError) {
-			throw new Error(
-				`Le serveur tourne sur ${env.DATA_DIR} mais ne répond pas sur son canal de commande : ` +
-					`arrêtez-le pour sauvegarder directement, ou attendez qu'il ait fini de démarrer.`,
-			)
+			throw new Error(getT()('ops.backup.serverSilent', { dataDir: env.DATA_DIR }))
 		}
 		throw error
 	}
@@ -96,18 +94,19 @@ async function checkDatabaseTarget(env: SiteEnv, migrations: number[]): Promise<
 	if (!env.DATABASE_URL && pgliteFolderIsEmpty(env.DATA_DIR)) return
 	const existing = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrations: false }).catch(
 		(error: unknown) => {
-			if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'restaurer')
+			if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'restore')
 			throw error
 		},
 	)
-	const where = env.DATABASE_URL ? 'La base PostgreSQL' : `La base du dossier ${env.DATA_DIR}`
+	const t = getT()
+	const where = env.DATABASE_URL ? t('ops.restore.postgres') : t('ops.restore.embedded', { dataDir: env.DATA_DIR })
 	try {
 		const applied = await appliedMigrations(existing.db)
 		if (applied.length > migrations.length || applied.some((when, index) => migrations[index] !== when)) {
-			throw new ArchiveError(`${where} a déjà un schéma plus récent que la sauvegarde : restaurez dans une base neuve.`)
+			throw new ArchiveError(t('ops.restore.newerSchema', { where }))
 		}
 		if (!(await databaseIsEmpty(existing.db))) {
-			throw new ArchiveError(`${where} contient déjà des données : une sauvegarde ne se restaure que dans un site vide.`)
+			throw new ArchiveError(t('ops.restore.notEmpty', { where }))
 		}
 	} finally {
 		await existing.close()
@@ -123,38 +122,37 @@ async function checkDatabaseTarget(env: SiteEnv, migrations: number[]): Promise<
 export async function restoreSite(env: SiteEnv, file: string, progress: (message: string) => void = () => {}): Promise<RestoreSummary> {
 	const { manifest, end, files: archived } = await verifyArchive(file)
 	const level = restorableLevel(manifest.migrations)
+	const t = getT()
 	progress(
-		`Archive vérifiée : ${Object.values(end.tables).reduce((a, b) => a + b, 0)} lignes, ${end.files} fichiers, du ${manifest.createdAt}.`,
+		t('ops.restore.verified', { rows: Object.values(end.tables).reduce((a, b) => a + b, 0), files: end.files, date: manifest.createdAt }),
 	)
 
 	const storage = await toolStorage(env)
 	const present = new Map((await listStoredFiles(storage)).map((stored) => [stored.key, stored.size]))
 	const foreign = [...present].filter(([key, size]) => archived.get(key) !== size)
 	if (foreign.length > 0) {
-		throw new ArchiveError(
-			`Le stockage des fichiers (${storage.kind === 's3' ? `compartiment ${env.S3_BUCKET}` : path.join(env.DATA_DIR, 'files')}) ` +
-				`contient déjà d'autres fichiers (${foreign[0]![0]}…) : une sauvegarde ne se restaure que dans un site vide.`,
-		)
+		const where = storage.kind === 's3' ? t('ops.restore.bucket', { bucket: env.S3_BUCKET }) : path.join(env.DATA_DIR, 'files')
+		throw new ArchiveError(t('ops.restore.foreignFiles', { where, example: foreign[0]![0] }))
 	}
 	await checkDatabaseTarget(env, manifest.migrations.slice(0, level))
 
-	progress(present.size > 0 ? `Copie des fichiers (${present.size} déjà là)…` : 'Copie des fichiers…')
+	progress(present.size > 0 ? t('ops.restore.copyingSome', { present: present.size }) : t('ops.restore.copying'))
 	await loadFiles(storage, file, present)
 	const stored = await listStoredFiles(storage)
-	if (stored.length !== end.files) throw new Error(`Restauration incomplète : ${stored.length} fichiers stockés sur ${end.files}.`)
+	if (stored.length !== end.files) throw new Error(t('ops.restore.filesMissing', { stored: stored.length, expected: end.files }))
 
 	const migrations = migrationsUpTo(level)
 	let tables: Record<string, number>
 	try {
 		const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrations: migrations.folder }).catch(
 			(error: unknown) => {
-				if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'restaurer')
+				if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'restore')
 				throw error
 			},
 		)
 		try {
-			if (!(await databaseIsEmpty(database.db))) throw new ArchiveError('La base cible contient déjà des données.')
-			progress('Fichiers copiés ; chargement des lignes…')
+			if (!(await databaseIsEmpty(database.db))) throw new ArchiveError(t('ops.restore.targetNotEmpty'))
+			progress(t('ops.restore.loadingRows'))
 			await loadRows(database.db, file)
 			tables = await countRows(database.db)
 		} finally {
@@ -165,7 +163,9 @@ export async function restoreSite(env: SiteEnv, file: string, progress: (message
 	}
 	const missing = Object.entries(end.tables).filter(([table, rows]) => tables[table] !== rows)
 	if (missing.length > 0) {
-		throw new Error(`Restauration incomplète : ${missing.map(([table, rows]) => `${table} ${tables[table] ?? 0}/${rows}`).join(', ')}.`)
+		throw new Error(
+			t('ops.restore.rowsMissing', { tables: missing.map(([table, rows]) => `${table} ${tables[table] ?? 0}/${rows}`).join(', ') }),
+		)
 	}
 
 	// Migrations newer than the archive, if this version has any, run now (as at every start).
@@ -197,9 +197,10 @@ export async function moveToPostgres(
 	env: SiteEnv & { DATABASE_URL: string },
 	progress: (message: string) => void = () => {},
 ): Promise<MoveSummary> {
-	if (pgliteFolderIsEmpty(env.DATA_DIR)) throw new Error(`Aucune base embarquée dans ${env.DATA_DIR} : rien à déplacer.`)
+	const t = getT()
+	if (pgliteFolderIsEmpty(env.DATA_DIR)) throw new Error(t('ops.move.nothing', { dataDir: env.DATA_DIR }))
 	const source = await openPglite(env.DATA_DIR, { migrations: false }).catch((error: unknown) => {
-		if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'déplacer ses données')
+		if (error instanceof DataDirLockedError) throw new SiteRunningError(env.DATA_DIR, 'move')
 		throw error
 	})
 	try {
@@ -215,7 +216,7 @@ export async function moveToPostgres(
 					.from(siteSetting)
 					.where(sql`${siteSetting.key} = ${MOVE_MARKER}`)
 				if (!marker) {
-					throw new Error('La base PostgreSQL contient déjà des données qui ne viennent pas de ce déplacement : choisissez une base neuve.')
+					throw new Error(t('ops.move.foreignData'))
 				}
 				const [used] = (
 					(await target.db.execute(sql`select count(*) as n from session where created_at > ${new Date(marker.value)}`)) as unknown as {
@@ -223,10 +224,7 @@ export async function moveToPostgres(
 					}
 				).rows
 				if (Number(used?.n ?? 0) > 0) {
-					throw new Error(
-						`Le site a déjà servi sur PostgreSQL depuis le déplacement du ${marker.value} (des sessions y ont été ouvertes) : ` +
-							`relancer le déplacement écraserait ces données. Rien n'a été modifié.`,
-					)
+					throw new Error(t('ops.move.alreadyUsed', { date: marker.value }))
 				}
 				replacedEarlierMove = true
 			}
@@ -245,7 +243,7 @@ export async function moveToPostgres(
 					// The rows go through the same archive as a backup: one consistent snapshot, checked on read.
 					const archive = path.join(backupDir, 'rows.backup')
 					await writeBackup({ database: source }, archive)
-					progress('Base embarquée lue ; écriture dans PostgreSQL…')
+					progress(t('ops.move.writing'))
 					const order = await siteTables(postgres.db)
 					// Emptied and filled in one transaction: a failure leaves the earlier state.
 					await loadRows(postgres.db, archive, {
@@ -281,7 +279,7 @@ export async function moveToPostgres(
 		}
 		const wrong = Object.entries(tables).filter(([, n]) => n.source !== n.target)
 		if (wrong.length > 0) {
-			throw new Error(`Les comptes diffèrent après le déplacement : ${wrong.map(([t, n]) => `${t} ${n.source} → ${n.target}`).join(', ')}.`)
+			throw new Error(t('ops.move.countsDiffer', { tables: wrong.map(([table, n]) => `${table} ${n.source} → ${n.target}`).join(', ') }))
 		}
 
 		const files = await moveFiles(env, progress)
@@ -300,8 +298,9 @@ async function moveFiles(env: SiteEnv, progress: (message: string) => void): Pro
 		S3_SECRET_ACCESS_KEY: undefined,
 	})
 	const sourceFiles = await listStoredFiles(local)
+	const t = getT()
 	if (!env.S3_BUCKET) {
-		progress('S3_BUCKET non défini : les fichiers restent dans DATA_DIR/files.')
+		progress(t('ops.move.noBucket'))
 		return { source: sourceFiles.length, target: sourceFiles.length, copied: 0 }
 	}
 	const bucket = await toolStorage(env)
@@ -314,11 +313,11 @@ async function moveFiles(env: SiteEnv, progress: (message: string) => void): Pro
 		const info = await local.stat(file.key)
 		await bucket.put(file.key, body, { contentType: info?.contentType ?? 'application/octet-stream' })
 		copied += 1
-		if (copied % 100 === 0) progress(`${copied} fichiers copiés…`)
+		if (copied % 100 === 0) progress(t('ops.move.copied', { count: copied }))
 	}
 	const after = await listStoredFiles(bucket)
 	const inBucket = new Set(after.map((file) => file.key))
 	const missing = sourceFiles.filter((file) => !inBucket.has(file.key))
-	if (missing.length > 0) throw new Error(`${missing.length} fichiers manquent dans le compartiment après la copie (${missing[0]!.key}…).`)
+	if (missing.length > 0) throw new Error(t('ops.move.filesMissing', { count: missing.length, example: missing[0]!.key }))
 	return { source: sourceFiles.length, target: sourceFiles.filter((file) => inBucket.has(file.key)).length, copied }
 }

@@ -106,7 +106,7 @@ async function serveStoredFile(
 }
 
 export function notFoundResponse(): Response {
-	return new Response('Fichier introuvable.', {
+	return new Response(getT()('http.fileNotFound'), {
 		status: 404,
 		headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
 	})

@@ -1,15 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeft } from '#app/components/icons.tsx'
-import { data, isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
+import { data } from 'react-router'
 import type { Route } from './+types/event-editor'
-import { buttonClasses } from '#app/components/ui/button.tsx'
-import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { ScreenError } from '#app/components/screen-error.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { coverExists, createEvent, deleteEvent, getEventForEditor, updateEvent } from '#app/features/events/admin.server.ts'
 import { EventEditorForm } from '#app/features/events/editor/event-editor-form.tsx'
 import { eventEditorData, previewDescription, savedFlash } from '#app/features/events/editor.server.ts'
 import { isPastEvent } from '#app/features/events/events.server.ts'
-import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/form.ts'
+import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/forms.ts'
 import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
@@ -107,24 +105,11 @@ export default function EventEditor({ loaderData, actionData }: Route.ComponentP
 /** Inside the admin's frame: an unknown event is a 404 with a way back to the list. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
-	const bandName = (useRouteLoaderData('root') as { band?: { name: string } } | undefined)?.band?.name
-	const status = isRouteErrorResponse(error) ? error.status : 500
-	const [title, body] =
-		status === 404
-			? [t('admin.events.notFound.title'), t('admin.events.notFound.body')]
-			: status === 403
-				? [t('errors.forbidden.title'), t('errors.forbidden.body')]
-				: status < 500
-					? [t('errors.badRequest.title'), t('errors.badRequest.body')]
-					: [t('errors.server.title'), t('errors.server.body')]
 	return (
-		<>
-			<title>{bandName ? `${title} · ${bandName}` : title}</title>
-			<PageHeader title={title} description={body} />
-			<Link to={LIST} className={buttonClasses('secondary', 'md', 'mt-6')}>
-				<ArrowLeft aria-hidden="true" />
-				{t('admin.events.editor.back')}
-			</Link>
-		</>
+		<ScreenError
+			error={error}
+			notFound={{ title: t('admin.events.notFound.title'), body: t('admin.events.notFound.body') }}
+			back={{ to: LIST, label: t('admin.events.editor.back') }}
+		/>
 	)
 }

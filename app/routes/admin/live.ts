@@ -4,6 +4,7 @@ import { CONTACT_TOPIC } from '#app/features/contact/contact.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
 import { eventStream } from '#app/platform/realtime.server.ts'
 import { getRealtime } from '#app/platform/platform.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /**
  * Server-sent events for the admin screens that update while open (stats, messages): one
@@ -14,7 +15,8 @@ const TOPICS = new Set([STATS_TOPIC, CONTACT_TOPIC])
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const topic = new URL(request.url).searchParams.get('topic') ?? STATS_TOPIC
-	if (!TOPICS.has(topic)) return new Response('Sujet inconnu.', { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+	if (!TOPICS.has(topic))
+		return new Response(getT()('http.unknownTopic'), { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 	const realtime = await getRealtime()
 	return eventStream(request, (send) => {
 		send('ready', { topic })

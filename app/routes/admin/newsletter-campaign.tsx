@@ -28,7 +28,7 @@ import {
 	unscheduleCampaign,
 } from '#app/features/newsletter/campaigns.server.tsx'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
-import { CampaignSchema } from '#app/features/newsletter/rules.ts'
+import { CampaignSchema } from '#app/features/newsletter/forms.ts'
 import { campaignProgress } from '#app/features/newsletter/sender.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'

@@ -3,6 +3,7 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 import { isLocalStorage } from '#app/platform/storage/local-storage.server.ts'
 import { notFoundResponse, storedFileResponse } from '#app/platform/storage/serve.server.ts'
 import { contentDisposition, isStorageKey } from '#app/platform/storage/storage.server.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 const plain = (status: number, text: string) =>
 	new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -18,8 +19,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!isLocalStorage(storage) || !isStorageKey(key)) return notFoundResponse()
 	const query = new URL(request.url).searchParams
 	const check = storage.verifySignature(key, query)
-	if (check === 'invalid') return plain(403, 'Ce lien n’est pas valide.')
-	if (check === 'expired') return plain(410, 'Ce lien a expiré : demandez-en un nouveau.')
+	if (check === 'invalid') return plain(403, getT()('http.linkInvalid'))
+	if (check === 'expired') return plain(410, getT()('http.linkExpired'))
 	const name = query.get('name')
 	return storedFileResponse(storage, key, request, {
 		cacheControl: 'private, no-store',

@@ -4,7 +4,7 @@ import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts
 import { claimAction, readLink } from '#app/features/accounts/claim.server.ts'
 import { ClaimAbout } from '#app/features/accounts/claim/claim-about.tsx'
 import { ConfirmEmail, InvalidLink, PromoteSelf, ResetForm, SetupForm, VerifiedEmail } from '#app/features/accounts/claim/claim-forms.tsx'
-import { ConfirmSchema, ResetSchema, SetupSchema, type ClaimState } from '#app/features/accounts/claim/schemas.ts'
+import { ConfirmSchema, ResetSchema, SetupSchema, type ClaimState } from '#app/features/accounts/claim/forms.ts'
 import { readVerifyLink } from '#app/features/accounts/verification.server.ts'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { rewardClaimAction, rewardClaimLoader } from '#app/features/codes/reward-claim.server.ts'

@@ -11,7 +11,7 @@ import { useEditedFields, validateOnServer } from '#app/components/forms/validat
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { failureHeaders, requestPasswordReset, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
-import { emailField } from '#app/features/accounts/fields.ts'
+import { emailField } from '#app/features/accounts/forms.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'

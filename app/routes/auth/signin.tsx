@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
@@ -9,15 +9,16 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
-import { currentPasswordField, emailField, redirectToField } from '#app/features/accounts/fields.ts'
+import { currentPasswordField, emailField, redirectToField } from '#app/features/accounts/forms.ts'
 import { failureHeaders, signInWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
 import { configuredProviders } from '#app/platform/auth.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
-import { pageTitle } from '#app/features/site/band.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { authPageData } from '#app/features/accounts/auth-page.server.ts'
+import { authPageMeta } from '#app/features/accounts/auth-page.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings('auth.signin')
@@ -28,8 +29,8 @@ const SignInSchema = z.object({
 	redirectTo: redirectToField,
 })
 
-export function meta({ loaderData: data }: Route.MetaArgs) {
-	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
+export function meta({ loaderData }: Route.MetaArgs) {
+	return authPageMeta(loaderData)
 }
 
 /** The Retry-After of a refused attempt, passed on to the browser. */
@@ -38,13 +39,8 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-	await requireAnonymous(request)
-	const redirectTo = new URL(request.url).searchParams.get('redirectTo')
 	return {
-		title: pageTitle(getT()('auth.signin.metaTitle')),
-		description: getT()('auth.signin.intro'),
-		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
-		constraint: getZodConstraint(SignInSchema),
+		...(await authPageData(request, 'signin', SignInSchema)),
 		providers: configuredProviders((await getPlatform()).env),
 		providerError: providerErrorMessage(new URL(request.url).searchParams.get('error')),
 	}

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
@@ -10,19 +10,19 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
-import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/fields.ts'
+import { emailField, nameField, newPasswordField, redirectToField } from '#app/features/accounts/forms.ts'
 import { PASSWORD_MIN } from '#app/features/accounts/rules.ts'
 import { failureHeaders, signUpWithPassword, retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { refuseWeakPassword } from '#app/features/accounts/password-policy.server.ts'
 import { safeRedirect } from '#app/features/accounts/redirect.ts'
 import { requireAnonymous } from '#app/features/accounts/session.server.ts'
-import { getT } from '#app/platform/i18n.server.ts'
-import { pageTitle } from '#app/features/site/band.server.ts'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { requestSubscription } from '#app/features/newsletter/subscribers.server.tsx'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
+import { authPageData } from '#app/features/accounts/auth-page.server.ts'
+import { authPageMeta } from '#app/features/accounts/auth-page.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings('auth.signup', 'newsletter.signupOptIn')
@@ -37,8 +37,8 @@ const SignUpSchema = z.object({
 	redirectTo: redirectToField,
 })
 
-export function meta({ loaderData: data }: Route.MetaArgs) {
-	return [{ title: data?.title }, { name: 'description', content: data?.description }, { name: 'robots', content: 'noindex' }]
+export function meta({ loaderData }: Route.MetaArgs) {
+	return authPageMeta(loaderData)
 }
 
 /** The Retry-After of a refused attempt, passed on to the browser. */
@@ -47,14 +47,7 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-	await requireAnonymous(request)
-	const redirectTo = new URL(request.url).searchParams.get('redirectTo')
-	return {
-		title: pageTitle(getT()('auth.signup.metaTitle')),
-		description: getT()('auth.signup.intro'),
-		redirectTo: redirectTo ? safeRedirect(redirectTo) : null,
-		constraint: getZodConstraint(SignUpSchema),
-	}
+	return authPageData(request, 'signup', SignUpSchema)
 }
 
 export async function action({ request }: Route.ActionArgs) {

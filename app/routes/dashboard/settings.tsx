@@ -15,7 +15,7 @@ import {
 	EmailWithoutPasswordSchema,
 	ProfileSchema,
 	SetPasswordSchema,
-} from '#app/features/accounts/settings/schemas.ts'
+} from '#app/features/accounts/settings/forms.ts'
 import { SettingsPage } from '#app/features/accounts/settings/settings-page.tsx'
 import type { SettingsData } from '#app/features/accounts/settings/types.ts'
 import { memberAvatar } from '#app/features/media/media.server.ts'

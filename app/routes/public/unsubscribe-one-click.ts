@@ -3,6 +3,7 @@ import type { Route } from './+types/unsubscribe-one-click'
 import { TOKEN_PATTERN } from '#app/features/accounts/tokens.server.ts'
 import { newsletterContext } from '#app/features/newsletter/public.server.ts'
 import { unsubscribeByToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` to the address
@@ -21,12 +22,12 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	if (request.method !== 'POST') return new Response('Méthode non prise en charge.', { status: 405, headers: textHeaders })
+	if (request.method !== 'POST') return new Response(getT()('newsletter.oneClick.methodNotAllowed'), { status: 405, headers: textHeaders })
 	const token = tokenOf(request)
-	if (!token) return new Response('Lien de désinscription incomplet.', { status: 400, headers: textHeaders })
+	if (!token) return new Response(getT()('newsletter.oneClick.incomplete'), { status: 400, headers: textHeaders })
 	const known = await unsubscribeByToken((await newsletterContext()).db, token)
-	if (!known) return new Response('Lien de désinscription inconnu.', { status: 404, headers: textHeaders })
-	return new Response('Désinscription enregistrée : vous ne recevrez plus la newsletter.', { status: 200, headers: textHeaders })
+	if (!known) return new Response(getT()('newsletter.oneClick.unknown'), { status: 404, headers: textHeaders })
+	return new Response(getT()('newsletter.oneClick.done'), { status: 200, headers: textHeaders })
 }
 
 const textHeaders = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }

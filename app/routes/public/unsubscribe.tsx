@@ -15,7 +15,7 @@ import {
 	resubscribeFromPage,
 	unsubscribeFromPage,
 } from '#app/features/newsletter/public.server.ts'
-import { UnsubscribeRequestSchema } from '#app/features/newsletter/rules.ts'
+import { UnsubscribeRequestSchema } from '#app/features/newsletter/forms.ts'
 import { findByUnsubscribeToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
@@ -24,7 +24,7 @@ import { getT } from '#app/platform/i18n.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup', 'auth.validation')
+export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup', 'newsletter.validation', 'auth.validation')
 
 /*
  * /unsubscribe: from the link in every newsletter (?token=), a page on GET and the unsubscription on

@@ -226,5 +226,24 @@ export function setlistSpecs() {
 			assert.deepEqual(await order(page), [SONGS[0]])
 			await page.close()
 		})
+		test('an unknown song, setlist or event: the screen’s own 404 inside the admin area, with its way back and no stack', async () => {
+			const page = await context.newPage()
+			const screens: [path: string, title: string, back: string, list: string][] = [
+				['/dashboard/admin/setlist/songs/inconnu1234', 'setlist.song.notFoundTitle', 'setlist.song.back', '/dashboard/admin/setlist/songs'],
+				['/dashboard/admin/setlist/inconnue1234', 'setlist.notFound.title', 'setlist.builder.back', '/dashboard/admin/setlist'],
+				['/dashboard/admin/events/AAAAAAAAAAAA', 'admin.events.notFound.title', 'admin.events.editor.back', '/dashboard/admin/events'],
+			]
+			for (const [path, title, back, list] of screens) {
+				const response = await visit(page, path)
+				assert.equal(response.status(), 404, path)
+				await page.getByRole('heading', { level: 1, name: t(title) }).waitFor()
+				assert.match(await page.title(), new RegExp(`^${t(title)} · `))
+				assert.equal(await page.getByRole('link', { name: t(back) }).getAttribute('href'), list)
+				// The admin's navigation is still there, and nothing of the code's insides is shown.
+				await page.getByRole('navigation').first().waitFor()
+				assert.equal(await page.locator('pre').count(), 0)
+			}
+			await page.close()
+		})
 	})
 }

@@ -9,7 +9,7 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PASSWORD_MIN } from '../rules.ts'
-import type { ClaimMode, ConfirmSchema, ResetSchema, SetupSchema } from './schemas.ts'
+import type { ClaimMode, ConfirmSchema, ResetSchema, SetupSchema } from './forms.ts'
 
 /* The screens of an e-mailed link: confirm an address, choose a password, become the first admin. */
 

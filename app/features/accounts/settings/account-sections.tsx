@@ -17,7 +17,7 @@ import {
 	ProfileSchema,
 	SetPasswordSchema,
 	type SettingsIntent,
-} from './schemas.ts'
+} from './forms.ts'
 import type { SectionProps } from './types.ts'
 
 /* The settings that say who the member is: profile, address, password. */

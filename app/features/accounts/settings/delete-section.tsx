@@ -10,7 +10,7 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { Section } from '#app/components/ui/section.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { IntentInput, resultFor, useSending } from './parts.tsx'
-import { DELETE_WORD, DeleteSchema, DeleteWithoutPasswordSchema } from './schemas.ts'
+import { DELETE_WORD, DeleteSchema, DeleteWithoutPasswordSchema } from './forms.ts'
 import type { SectionProps } from './types.ts'
 
 /* « Supprimer mon compte »: a dialog that asks for the word (and the password, if there is one). */

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import { useNavigation } from 'react-router'
 import { formatDate, formatTime } from '#app/platform/time-zone.ts'
-import type { SettingsIntent } from './schemas.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import type { SettingsIntent } from './forms.ts'
 import type { SettingsActionData } from './types.ts'
 
 /* Small pieces the settings sections share. */
@@ -40,9 +41,17 @@ export function useSending(intent: SettingsIntent) {
 
 /** « dimanche 22 novembre 2026 à 15 h 45 », never broken inside the time. */
 export function When(props: { value: string }) {
+	const { t } = useTranslation()
+	// The locale's « {{date}} à {{time}} », with the time in its own unbreakable span.
+	const [before = '', after = ''] = t('common.dateAtTime', { date: formatDate(props.value), time: TIME_SLOT }).split(TIME_SLOT)
 	return (
 		<time dateTime={props.value}>
-			{formatDate(props.value)} à <span className="whitespace-nowrap">{formatTime(props.value)}</span>
+			{before}
+			<span className="whitespace-nowrap">{formatTime(props.value)}</span>
+			{after}
 		</time>
 	)
 }
+
+/** Where the time goes in the sentence: a character no translation holds. */
+const TIME_SLOT = '\u0000'

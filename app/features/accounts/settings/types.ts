@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import type { getZodConstraint } from '@conform-to/zod/v4'
 import type { PublicImage } from '#app/features/media/public-image.ts'
 import type { ActiveSession, SignInMethod } from '../types.ts'
-import type { SettingsIntent } from './schemas.ts'
+import type { SettingsIntent } from './forms.ts'
 
 type Constraint = ReturnType<typeof getZodConstraint>
 

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { Field } from '#app/components/ui/field.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
-import type { EventFormInput } from '#app/features/events/form.ts'
+import type { EventFormInput } from '#app/features/events/forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 type DescriptionField = ReturnType<typeof useForm<EventFormInput>>[1]['description']

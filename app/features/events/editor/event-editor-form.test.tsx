@@ -7,7 +7,7 @@ import translation from '../../../../public/locales/fr-FR/translation.json'
 import { I18nProvider } from '#app/i18n/react.tsx'
 import type { Resources } from '#app/i18n/translate.ts'
 import { eventFormValues } from '#app/features/events/editor.server.ts'
-import { EVENT_LIMITS } from '#app/features/events/form.ts'
+import { EVENT_LIMITS } from '#app/features/events/forms.ts'
 import { EventEditorForm } from './event-editor-form.tsx'
 import type { EventEditorData } from './types.ts'
 

@@ -1,5 +1,5 @@
 import type { getZodConstraint } from '@conform-to/zod/v4'
-import type { EventFormInput } from '#app/features/events/form.ts'
+import type { EventFormInput } from '#app/features/events/forms.ts'
 import type { MediaStatus } from '#app/features/media/rules.ts'
 import type { EventStatus } from '#app/platform/db/event-status.ts'
 

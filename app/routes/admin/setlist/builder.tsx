@@ -1,12 +1,13 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft, Copy, MonitorSmartphone, Printer } from '#app/components/icons.tsx'
 import { useState } from 'react'
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/builder'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { ScreenError } from '#app/components/screen-error.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { SetlistSaveSchema } from '#app/features/setlist/forms.ts'
 import { SetlistBuilder, type SaveAnswer } from '#app/features/setlist/setlist-builder.tsx'
@@ -186,23 +187,11 @@ export default function SetlistScreen({ loaderData, actionData }: Route.Componen
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
-	const status = isRouteErrorResponse(error) ? error.status : 500
-	const [title, body] =
-		status === 404
-			? [t('setlist.notFound.title'), t('setlist.notFound.body')]
-			: status === 403
-				? [t('errors.forbidden.title'), t('errors.forbidden.body')]
-				: status < 500
-					? [t('errors.badRequest.title'), t('errors.badRequest.body')]
-					: [t('errors.server.title'), t('errors.server.body')]
 	return (
-		<>
-			<title>{title}</title>
-			<PageHeader title={title} description={body} />
-			<Link to={LIST} className={buttonClasses('secondary', 'md', 'mt-6')}>
-				<ArrowLeft aria-hidden="true" />
-				{t('setlist.builder.back')}
-			</Link>
-		</>
+		<ScreenError
+			error={error}
+			notFound={{ title: t('setlist.notFound.title'), body: t('setlist.notFound.body') }}
+			back={{ to: LIST, label: t('setlist.builder.back') }}
+		/>
 	)
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from '#app/components/icons.tsx'
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/song-editor'
 import { UnsavedChangesDialog, useUnsavedChanges } from '#app/components/forms/unsaved-changes.tsx'
 import { validateInBrowser } from '#app/components/forms/validate-in-browser.ts'
@@ -11,6 +11,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
+import { ScreenError } from '#app/components/screen-error.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { formatDuration } from '#app/features/setlist/duration.ts'
@@ -183,21 +184,11 @@ export default function SongEditor({ loaderData, actionData }: Route.ComponentPr
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
-	const status = isRouteErrorResponse(error) ? error.status : 500
-	const [title, body] =
-		status === 404
-			? [t('setlist.song.notFoundTitle'), t('setlist.song.notFoundBody')]
-			: status === 403
-				? [t('errors.forbidden.title'), t('errors.forbidden.body')]
-				: [t('errors.server.title'), t('errors.server.body')]
 	return (
-		<>
-			<title>{title}</title>
-			<PageHeader title={title} description={body} />
-			<Link to={SONGS} className={buttonClasses('secondary', 'md', 'mt-6')}>
-				<ArrowLeft aria-hidden="true" />
-				{t('setlist.song.back')}
-			</Link>
-		</>
+		<ScreenError
+			error={error}
+			notFound={{ title: t('setlist.song.notFoundTitle'), body: t('setlist.song.notFoundBody') }}
+			back={{ to: SONGS, label: t('setlist.song.back') }}
+		/>
 	)
 }

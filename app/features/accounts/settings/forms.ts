@@ -1,15 +1,7 @@
 import { z } from 'zod'
 import { textField } from '#app/platform/text-field.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
-import {
-	cityField,
-	confirmPasswordField,
-	currentPasswordField,
-	emailField,
-	nameField,
-	newPasswordField,
-	passwordsMatch,
-} from '../fields.ts'
+import { cityField, confirmPasswordField, currentPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../forms.ts'
 
 /*
  * The settings page's forms: one schema each, read by the browser (to check as the member types)

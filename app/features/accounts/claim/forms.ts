@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { confirmPasswordField, currentPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../fields.ts'
+import { confirmPasswordField, currentPasswordField, emailField, nameField, newPasswordField, passwordsMatch } from '../forms.ts'
 
 /** What an e-mailed link to /auth/claim is for. */
 export const CLAIM_MODES = ['verifyEmail', 'resetPassword', 'setup', 'reward', 'newsletter'] as const

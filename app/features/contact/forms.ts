@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { textField } from '#app/platform/text-field.ts'
-import { emailField } from '#app/features/accounts/fields.ts'
+import { emailField } from '#app/features/accounts/forms.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
-import { CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX, CONTACT_REPLY_MAX, CONTACT_SUBJECTS } from './limits.ts'
+import { CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX, CONTACT_REPLY_MAX, CONTACT_SUBJECTS } from './rules.ts'
 
 /*
  * The contact form's schemas: its page's loader turns them into Conform constraints, its action checks with them.

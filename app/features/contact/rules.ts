@@ -1,5 +1,5 @@
 /*
- * The contact form's subjects and limits, without the schemas (form.ts): the page's component needs
+ * The contact form's subjects and limits, without the schemas (forms.ts): the page's component needs
  * them in the browser, and importing them from here keeps Zod out of the public page's download.
  */
 

@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { EVENT_STATUSES, type EventStatus } from '#app/platform/db/event-status.ts'
+import { EVENT_STATUSES } from '#app/platform/db/event-status.ts'
 import { textField } from '#app/platform/text-field.ts'
 import { parisWallClockToInstant, parseWallClock } from '#app/platform/time-zone.ts'
 import { lazyT } from '#app/i18n/schema-messages.ts'
+import type { EventFields } from './types.ts'
 import { frenchInteger } from '#app/features/site/french-integer.ts'
 
 /*
@@ -204,22 +205,7 @@ export type EventFormInput = z.input<typeof EventFormSchema>
 export type EventFormOutput = z.output<typeof EventFormSchema>
 
 /** An event's editable values, as stored. */
-export interface EventValues {
-	title: string
-	status: EventStatus
-	previousStartsAt: Date | null
-	doorsAt: Date | null
-	startsAt: Date
-	endsAt: Date | null
-	venueName: string
-	address: string | null
-	postalCode: string | null
-	city: string
-	country: string
-	latitude: number | null
-	longitude: number | null
-	ticketUrl: string | null
-	priceText: string | null
+export interface EventValues extends EventFields {
 	description: string
 	coverId: string | null
 }
