@@ -259,7 +259,7 @@ describe(`the stats screen on ${kind}`, () => {
 			/attachment; filename="statistiques-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"/,
 		)
 		const lines = (await response.text()).split('\r\n')
-		expect(lines[0]).toContain('Jour;Audience du site : Pages vues;')
+		expect(lines[0]).toContain('Jour;Audience du site\u00a0: Pages vues;')
 		expect(lines.filter((line) => /^\d{4}-\d{2}-\d{2};/.test(line))).toHaveLength(7)
 	})
 
