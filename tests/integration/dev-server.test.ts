@@ -46,8 +46,12 @@ describe.runIf(once)(`the development server (npm run dev) on ${kind}`, () => {
 		expect(response.status).toBe(200)
 		expect(response.headers.get('content-type')).toMatch(/^text\/html/)
 		expect(html).toMatch(/^<!DOCTYPE html><html lang="fr"/)
-		// Development it is: the page loads Vite's modules, not a build's.
-		expect(html).toContain('/@id/__x00__virtual:react-router/inject-hmr-runtime')
+		// Development it is: the styles come from Vite (the sources and React Router's critical CSS), not
+		// a build's hashed assets. A public page sends no script, in development as in production
+		// (docs/decisions/0027-html-first-public-pages.md).
+		expect(html).toContain('href="/app/styles/public.css"')
+		expect(html).toContain('/@react-router/critical.css')
+		expect(html).not.toMatch(/<script(?![^>]*application\/ld\+json)/)
 		// Headers that server/main.ts and server/page-cache.ts add, which React Router alone never sends.
 		expect(response.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/)
 		expect(response.headers.get('x-frame-options')).toBe('DENY')
