@@ -52,7 +52,8 @@ describe.skipIf(kind !== 'postgres')('codes redeemed through two server instance
 					redirect: 'manual',
 				})
 				const html = await response.text()
-				return { status: response.status, reserved: html.includes('/auth/claim?mode=reward') }
+				// Reserved: the page's sign-in and sign-up links lead back to the claim (/auth/claim?mode=reward…).
+				return { status: response.status, reserved: html.includes(encodeURIComponent('/auth/claim?mode=reward')) }
 			}),
 		)
 	}

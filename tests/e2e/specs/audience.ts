@@ -1,7 +1,8 @@
 /*
  * Audience figures against real browser navigations: cookieless visitors open the site, follow a
- * link (a client-side navigation once the page's script runs), reload and go back, and each page
- * they are shown is one « vue » on the admin's stats screen, which is open meanwhile and shows the
+ * link (a full page load: public pages run no script, docs/decisions/0027-html-first-public-pages.md),
+ * reload and go back. Each page the browser asks the site for is one « vue » on the admin's stats
+ * screen (going back shows the copy the browser kept, without asking: no new view), which is open meanwhile and shows the
  * new figure by itself within 5 s (server-sent events, batches written every 2 s). Screenshots of
  * the audience section at 1280 and 375 px go to E2E_SHOTS_DIR when it is set.
  */
@@ -65,6 +66,42 @@ export function audienceSpecs() {
 			await stats.setViewportSize({ width: 375, height: 800 })
 			await shootAudience(stats, 'stats-audience-375')
 			await stats.setViewportSize({ width: 1280, height: 900 })
+		})
+
+		test('three cookieless visitors: a first load, a link followed and a reload are 3 views each, a step back none, shown live within 5 s', async () => {
+			// What earlier specs viewed is written (every 2 s) and shown (at most every 2 s) first.
+			await stats.waitForTimeout(4_500)
+			const before = await pageViewsShown(stats)
+			for (let n = 0; n < 3; n++) {
+				const context = await newVisitor(PERSON)
+				visitors.push(context)
+				const page = await context.newPage()
+				const documents: string[] = []
+				page.on('request', (request) => {
+					if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname)
+				})
+				// 1. The landing page, first load.
+				await visit(page, '/')
+				// 2. A link followed (the footer's « Contact »): a new page from the server.
+				await page.locator('footer a[href="/contact"]').first().click()
+				await page.waitForURL((url) => url.pathname === '/contact')
+				await page.getByRole('heading', { level: 1 }).waitFor()
+				// 3. That page reloaded.
+				await page.reload()
+				await page.getByRole('heading', { level: 1 }).waitFor()
+				// 4. Back to the landing page: Chromium shows the copy it kept, the site is not asked again.
+				await page.goBack()
+				await page.waitForURL((url) => url.pathname === '/')
+				await page.getByRole('heading', { level: 1 }).first().waitFor()
+				assert.deepEqual(documents.slice(0, 3), ['/', '/contact', '/contact'], 'a new page for the link, and again for the reload')
+				assert.deepEqual(await context.cookies(), [], 'the visitor got no cookie')
+			}
+			const lastVisit = Date.now()
+			const took = await shownWithin(stats, before + 9, lastVisit, 5_000)
+			// Nothing more arrives late (the step back was not a view).
+			await stats.waitForTimeout(4_500)
+			assert.equal(await pageViewsShown(stats), before + 9)
+			process.stderr.write(`e2e: 9 views of 3 visitors shown on the open stats screen ${took} ms after the last one\n`)
 		})
 
 		test('a visit with the stats screen open appears there within 5 s', async () => {
