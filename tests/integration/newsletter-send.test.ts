@@ -86,6 +86,20 @@ describe('sending a campaign', () => {
 		expect(mail.parsed.html).toContain('<strong>nouvelles</strong>')
 		expect(mail.parsed.html).not.toContain('<script>')
 		expect(mail.parsed.text).toContain('nouvelles')
+		// The MIME as the relay stored it: an encoded accented subject, both parts in quoted-printable,
+		// accents decoded back, CRLF lines a relay accepts, the list headers and the recipient's own ids.
+		expect(head).toMatch(/^Subject: =\?UTF-8\?Q\?Nouvelle_tourn=C3=A9e\?=$/m)
+		expect(head).toMatch(/^MIME-Version: 1\.0$/m)
+		expect(head).toMatch(/^Content-Type: multipart\/alternative; boundary=/m)
+		expect(head).toMatch(/^List-Id: <newsletter\.localhost>$/im)
+		expect(head).toMatch(/^Precedence: bulk$/m)
+		expect(mail.parsed.to).toMatchObject({ value: [{ address: fans[0]!.email }] })
+		expect(mail.parsed.messageId).toMatch(new RegExp(`^<${id}\\.\\d+@localhost>$`))
+		expect(mail.raw.match(/^Content-Transfer-Encoding: quoted-printable$/gm)).toHaveLength(2)
+		expect(mail.raw).not.toMatch(/[^\r]\n/)
+		for (const line of mail.raw.split('\r\n')) expect(line.length).toBeLessThanOrEqual(998)
+		expect(mail.parsed.html).toContain('Aperçu')
+		expect(mail.parsed.text).toContain('NOUVELLE TOURNÉE')
 
 		const progress = await campaignProgress(db(), id)
 		expect(progress).toMatchObject({ status: 'sent', recipients: 40, sent: 40, queued: 0 })

@@ -20,8 +20,11 @@ export interface TestSmtp {
 	/** What SMTP_URL must be for the site to send here. */
 	url: string
 	received: ReceivedMail[]
-	/** `reject`: every mail is refused with a temporary failure (451), as a relay in trouble does. */
-	setMode(mode: 'accept' | 'reject'): void
+	/**
+	 * `reject`: every mail is refused with a temporary failure (451) at MAIL FROM, as a relay in
+	 * trouble does; `reject-data`: the same, but only once the whole message came (after its « . »).
+	 */
+	setMode(mode: 'accept' | 'reject' | 'reject-data'): void
 	/** Refuses every mail to `address` at RCPT TO with `code` (e.g. 550: no such mailbox), or accepts it again (null). */
 	refuse(address: string, code: number | null): void
 	/** Waits this long after a message's end before accepting it (a busy relay), 0 by default. */
@@ -42,7 +45,7 @@ export const REJECTION = 'Relais en maintenance, réessayez plus tard'
 export async function startTestSmtp(): Promise<TestSmtp> {
 	const received: ReceivedMail[] = []
 	const listeners = new Set<() => void>()
-	let mode: 'accept' | 'reject' = 'accept'
+	let mode: 'accept' | 'reject' | 'reject-data' = 'accept'
 	const refusals = new Map<string, number>()
 	let delay = 0
 
@@ -73,6 +76,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 				stream.on('data', (chunk: Buffer) => chunks.push(chunk))
 				stream.on('error', callback)
 				stream.on('end', () => {
+					if (mode === 'reject-data') {
+						callback(Object.assign(new Error(REJECTION), { responseCode: 451 }))
+						return
+					}
 					const raw = Buffer.concat(chunks).toString('utf8')
 					const parsing = simpleParser(raw)
 					const accept =

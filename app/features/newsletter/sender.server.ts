@@ -7,7 +7,7 @@ import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { newsletterCampaign, newsletterDelivery, newsletterSubscriber, type DeliveryStatus } from '#app/platform/db/schema.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
-import { createBulkSmtp, type BulkSmtp } from '#app/platform/mail/bulk-smtp.server.ts'
+import { ABANDONED, createBulkSmtp, type BulkSmtp } from '#app/platform/mail/bulk-smtp.server.ts'
 import { defaultFrom } from '#app/platform/mail/mailer.server.ts'
 import { recordNewsletterTakeover } from '#app/platform/metrics.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
@@ -223,7 +223,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 	logger.info({ campaign: id, runner: runnerId, pid: process.pid }, 'newsletter send slice started')
 	await writeDeliveries(db, id)
 	const rendered = await renderCampaign(env, campaign)
-	const message = prepareCampaignMessage(env, { from: env.MAIL_FROM ?? defaultFrom(env), subject: campaign.subject, rendered })
+	const message = await prepareCampaignMessage(env, { from: env.MAIL_FROM ?? defaultFrom(env), subject: campaign.subject, rendered })
 	const smtp =
 		ctx.smtp ?? createBulkSmtp({ url: env.SMTP_URL!, connections: env.NEWSLETTER_CONNECTIONS, ratePerSecond: env.SMTP_RATE_PER_SECOND })
 	const deadline = Date.now() + SLICE_MS
@@ -428,7 +428,6 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 							from: message.envelopeFrom,
 							to: row.email,
 							raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
-							crlf: true,
 							gate: () => recordSent(row.id),
 							cancelled: () => stopped,
 						})
@@ -439,7 +438,7 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 						relayFailures = 0
 					}
 					if (outcome.ok) return
-					if (outcome.error === 'abandoned before commit') return
+					if (outcome.error === ABANDONED) return
 					if (!outcome.permanent) {
 						relayFailures += 1
 						lastRelayError = outcome.error
