@@ -13,6 +13,8 @@ export default [
 		route('redeem', 'routes/public/redeem.tsx'),
 		route('contact', 'routes/public/contact.tsx'),
 		route('unsubscribe', 'routes/public/unsubscribe.tsx'),
+		// From every newsletter (?token=): change or remove one's town
+		route('newsletter/town', 'routes/public/newsletter-town.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -78,7 +80,7 @@ export default [
 	]),
 
 	// JSON API and machine endpoints
-	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts')]),
+	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts'), route('towns', 'routes/api/towns.ts')]),
 	route('healthz', 'routes/api/healthz.ts'),
 	route('readyz', 'routes/api/readyz.ts'),
 	route('metrics', 'routes/api/metrics.ts'),

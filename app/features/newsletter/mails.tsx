@@ -13,6 +13,14 @@ import { CONFIRM_TTL_HOURS } from './rules.ts'
 /** Stands for each recipient's own unsubscribe address in a campaign rendered once for all. */
 export const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/__NEWSLETTER_RECIPIENT__'
 
+/** Stands for each recipient's own « change my town » address (features/towns), like the one above. */
+export const TOWN_PLACEHOLDER = 'https://town.invalid/__NEWSLETTER_RECIPIENT__'
+
+/** The page where a subscriber changes or removes their town: the same token as their unsubscribe link. */
+export function townUrl(env: Env, token: string) {
+	return `${env.SITE_URL}/newsletter/town?token=${encodeURIComponent(token)}`
+}
+
 export function unsubscribeUrl(env: Env, token: string) {
 	return `${env.SITE_URL}/unsubscribe?token=${encodeURIComponent(token)}`
 }
@@ -46,6 +54,8 @@ export function NewsletterMail(props: {
 	preheader: string
 	bodyHtml: string
 	unsubscribeUrl: string
+	/** The recipient's page to change or remove their town (none in a test send). */
+	townUrl?: string
 }) {
 	const { identity } = props
 	return (
@@ -60,6 +70,15 @@ export function NewsletterMail(props: {
 						Se désinscrire
 					</a>{' '}
 					en un clic.
+					{props.townUrl ? (
+						<>
+							{' '}
+							<a href={props.townUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
+								Indiquer, changer ou retirer ma ville
+							</a>{' '}
+							pour les annonces de concerts près de chez vous.
+						</>
+					) : null}
 				</>
 			}
 		>
@@ -88,6 +107,7 @@ export async function renderCampaign(
 			preheader={campaign.preheader}
 			bodyHtml={campaignBodyHtml(campaign.body)}
 			unsubscribeUrl={unsubscribe}
+			townUrl={unsubscribe === UNSUBSCRIBE_PLACEHOLDER ? TOWN_PLACEHOLDER : undefined}
 		/>
 	)
 	// Loaded on first use, like the other mails' renderer (platform/mail/mailer.server.ts): start-up stays light.
@@ -96,10 +116,10 @@ export async function renderCampaign(
 	return { html, text: toPlainText(html) }
 }
 
-export function personalise(rendered: RenderedCampaign, unsubscribe: string): RenderedCampaign {
+export function personalise(rendered: RenderedCampaign, unsubscribe: string, town: string): RenderedCampaign {
 	return {
-		html: rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
-		text: rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
+		html: rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe).replaceAll(TOWN_PLACEHOLDER, town),
+		text: rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe).replaceAll(TOWN_PLACEHOLDER, town),
 	}
 }
 

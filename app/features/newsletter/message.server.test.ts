@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser'
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '#app/platform/env.server.ts'
-import { oneClickUrl, personalise, renderCampaign, unsubscribeUrl } from './mails.tsx'
+import { oneClickUrl, personalise, renderCampaign, townUrl, unsubscribeUrl } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
 
 const env = parseEnv({ SITE_URL: 'https://groupe.example', BAND_NAME: 'Le Groupe', CONTACT_EMAIL: 'contact@groupe.example' })
@@ -22,8 +22,10 @@ describe('a campaign message encoded once and personalised per recipient', () =>
 			// Only CRLF line ends: what the relay's connection receives needs no rewriting.
 			expect(raw.toString('latin1')).not.toMatch(/[^\r]\n|\r[^\n]/)
 			const parsed = await simpleParser(raw)
-			const expected = personalise(rendered, unsubscribeUrl(env, token))
+			const expected = personalise(rendered, unsubscribeUrl(env, token), townUrl(env, token))
 			expect(parsed.html).toBe(expected.html)
+			// Each copy links to its recipient's own town page, beside the unsubscribe link.
+			expect(parsed.html).toContain(`href="${townUrl(env, token).replaceAll('&', '&amp;')}"`)
 			expect(parsed.text?.trim()).toBe(expected.text.trim())
 			expect(parsed.subject).toBe(subject)
 			expect(raw.toString()).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n')

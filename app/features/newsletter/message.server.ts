@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { encodeWord, encodeWords } from 'nodemailer/lib/mime-funcs'
 import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp'
 import type { Env } from '#app/platform/env.server.ts'
-import { oneClickUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
+import { oneClickUrl, TOWN_PLACEHOLDER, townUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
 
 /*
  * The MIME message of each recipient's copy of a campaign. What is the same for everyone (the
@@ -60,7 +60,10 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 	return {
 		envelopeFrom: from.address,
 		build({ to, token, messageKey }) {
-			const link = Buffer.from(qpWrap(qpEncode(unsubscribeUrl(env, token)), 76))
+			const links = {
+				[UNSUBSCRIBE_PLACEHOLDER]: Buffer.from(qpWrap(qpEncode(unsubscribeUrl(env, token)), 76)),
+				[TOWN_PLACEHOLDER]: Buffer.from(qpWrap(qpEncode(townUrl(env, token)), 76)),
+			}
 			const head = [
 				common,
 				`To: <${to}>`,
@@ -68,7 +71,7 @@ export function prepareCampaignMessage(env: Env, input: { from: string; subject:
 				`Message-ID: <${messageKey}@${host}>`,
 				`List-Unsubscribe: <${oneClickUrl(env, token)}>${mailto}`,
 			].join('\r\n')
-			return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), textHead, ...text(link), crlf, htmlHead, ...html(link), crlf, end])
+			return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), textHead, ...text(links), crlf, htmlHead, ...html(links), crlf, end])
 		},
 	}
 }
@@ -81,16 +84,21 @@ const SOFT_BREAK = Buffer.from('=\r\n')
  * on its own lines (soft breaks between them), so that a recipient's link, encoded alone, goes in
  * between without encoding or wrapping the rest again. Decoded, it is exactly the body with the link.
  */
-function encodedAround(body: string): (link: Buffer) => Buffer[] {
+function encodedAround(body: string): (links: Record<string, Buffer>) => Buffer[] {
 	// Line ends as SMTP carries them (CRLF) from the start, so that each copy can go to the relay as it
-	// is (platform/mail/bulk-smtp.server.ts) instead of being rewritten byte by byte.
-	const pieces = body.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(qpWrap(qpEncode(piece), 76).replace(/\r?\n/g, '\r\n')))
-	return (link) => {
+	// is (platform/mail/bulk-smtp.server.ts) instead of being rewritten byte by byte. Split around
+	// either placeholder, each kept (odd indexes) to say which link goes there.
+	const parts = body.split(PLACEHOLDERS)
+	const pieces = parts.map((part, i) => (i % 2 === 1 ? part : Buffer.from(qpWrap(qpEncode(part), 76).replace(/\r?\n/g, '\r\n'))))
+	return (links) => {
 		const out: Buffer[] = []
-		pieces.forEach((piece, i) => {
-			if (i > 0) out.push(SOFT_BREAK, link, SOFT_BREAK)
-			out.push(piece)
+		pieces.forEach((piece) => {
+			if (typeof piece === 'string') out.push(SOFT_BREAK, links[piece]!, SOFT_BREAK)
+			else out.push(piece)
 		})
 		return out
 	}
 }
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const PLACEHOLDERS = new RegExp(`(${escape(UNSUBSCRIBE_PLACEHOLDER)}|${escape(TOWN_PLACEHOLDER)})`)

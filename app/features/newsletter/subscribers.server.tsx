@@ -13,6 +13,8 @@ import type { Env } from '#app/platform/env.server.ts'
 import type { Mailer } from '#app/platform/mail/mailer.server.ts'
 import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './mails.tsx'
 import { CONFIRM_TTL_HOURS, PENDING_PURGE_DAYS, POLICY_VERSION } from './rules.ts'
+import { townColumns } from './town-columns.ts'
+import type { Town } from '#app/features/towns/towns.server.ts'
 
 /*
  * Subscribers: double opt-in, unsubscribe and the member's toggle, all on one row per address.
@@ -48,12 +50,21 @@ export async function findSubscriber(db: Db, email: string): Promise<Subscriber 
  * Asks for a subscription: the address gets a confirmation mail (or nothing, if it is active already);
  * its status changes only when the link is followed. Returns nothing the caller could show.
  */
-export async function requestSubscription(ctx: NewsletterContext, input: { email: string; source: SubscriberSource }): Promise<void> {
+export async function requestSubscription(
+	ctx: NewsletterContext,
+	input: { email: string; source: SubscriberSource; town?: Town | null },
+): Promise<void> {
 	const email = normaliseEmail(input.email)
 	const existing = await findSubscriber(ctx.db, email)
+	// An active address's town changes only through its own links (features/newsletter/town.server.ts):
+	// anyone may type an address here.
 	if (existing?.status === 'active') return
 	const token = newToken()
-	const confirm = { confirmTokenHash: hash(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000) }
+	const confirm = {
+		confirmTokenHash: hash(token),
+		confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000),
+		...(input.town ? townColumns(input.town) : {}),
+	}
 	if (existing) {
 		await ctx.db.update(newsletterSubscriber).set(confirm).where(eq(newsletterSubscriber.id, existing.id))
 	} else {
@@ -173,6 +184,7 @@ export async function memberNewsletterData(db: Db, email: string) {
 					createdAt: row.createdAt.toISOString(),
 					unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
 					bouncedAt: row.bouncedAt?.toISOString() ?? null,
+					town: row.townLabel,
 				}
 			: null,
 		issues: issues.map((issue) => ({ subject: issue.subject, status: issue.status, sentAt: issue.sentAt?.toISOString() ?? null })),

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { user } from './base-schema.ts'
 
 /* The newsletter (features/newsletter): subscribers, campaigns, deliveries and pending imports. */
@@ -40,10 +41,24 @@ export const newsletterSubscriber = pgTable(
 		unsubscribeToken: text('unsubscribe_token').notNull().unique(),
 		unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
 		bouncedAt: timestamp('bounced_at', { withTimezone: true }),
+		/**
+		 * The town the subscriber chose, if any (features/towns): its id in the town list, its label
+		 * and its coordinates, as the server resolved them. Never an address.
+		 */
+		townId: integer('town_id'),
+		townLabel: text('town_label'),
+		latitude: doublePrecision('latitude'),
+		longitude: doublePrecision('longitude'),
 		createdAt: createdAt(),
 		updatedAt: updatedAt(),
 	},
-	(t) => [index('newsletter_subscriber_status_idx').on(t.status, t.createdAt)],
+	(t) => [
+		index('newsletter_subscriber_status_idx').on(t.status, t.createdAt),
+		// A concert's audience: active subscribers in a latitude band first, then the exact distance.
+		index('newsletter_subscriber_place_idx')
+			.on(t.latitude, t.longitude)
+			.where(sql`${t.status} = 'active' and ${t.latitude} is not null`),
+	],
 )
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'cancelled'] as const

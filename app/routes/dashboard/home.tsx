@@ -26,6 +26,7 @@ export const handle = routeStrings(
 	'newsletter.setting',
 	'newsletter.status',
 	'newsletter.admin',
+	'towns.field',
 )
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
