@@ -101,6 +101,8 @@ export default [
 	route('dashboard/admin/stats.csv', 'routes/admin/stats-csv.ts'),
 	// Newsletter: the compose screen's preview, a send's live progress (SSE), the list as CSV
 	route('dashboard/admin/newsletter/preview', 'routes/admin/newsletter-preview.ts'),
+	// An announcement's audience, counted live as the admin moves the radius
+	route('dashboard/admin/newsletter/audience', 'routes/admin/newsletter-audience.ts'),
 	route('dashboard/admin/newsletter/campaigns/:campaignId/progress', 'routes/admin/newsletter-progress.ts'),
 	route('dashboard/admin/newsletter/subscribers.csv', 'routes/admin/newsletter-export.ts'),
 	route('dashboard/admin/newsletter/imports/:importId/progress', 'routes/admin/newsletter-import-progress.ts'),

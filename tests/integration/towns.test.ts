@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findSubscriber } from '#app/features/newsletter/subscribers.server.tsx'
@@ -12,7 +11,6 @@ import * as townPage from '#app/routes/public/newsletter-town.tsx'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { formPost, get, outcome, routeArgs, SITE_URL } from '../support/requests.ts'
-import { TEST_BUILD_DIR } from '../support/site-server.ts'
 
 /*
  * A fan's town, through the real routes: given at the landing's sign-up and at account sign-up,
@@ -21,8 +19,6 @@ import { TEST_BUILD_DIR } from '../support/site-server.ts'
  */
 let env: TestPlatform
 beforeAll(async () => {
-	// The town list the build wrote (npm run build), as the server reads it.
-	process.env.TOWNS_FILE ??= path.resolve(TEST_BUILD_DIR, 'towns.bin')
 	env = await startTestPlatform()
 })
 afterAll(async () => {

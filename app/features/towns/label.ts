@@ -22,7 +22,8 @@ export interface LabelParts {
 /** « Saint-Denis (Seine-Saint-Denis) », « Saint-Denis (La Réunion) », « Paris (États-Unis, TX) ». */
 export function townLabel(parts: LabelParts): string {
 	const qualifier = [parts.countryCode === 'FR' ? (parts.area ?? parts.countryName) : parts.countryName]
-	if (parts.detail >= DETAIL_REGION && parts.region) qualifier.push(parts.region)
+	// A French region's number says nothing to a fan: namesakes in one department go to the population.
+	if (parts.detail >= DETAIL_REGION && parts.region && parts.countryCode !== 'FR') qualifier.push(parts.region)
 	if (parts.detail >= DETAIL_POPULATION) qualifier.push(`${population.format(parts.population)} hab.`)
 	return `${parts.name} (${qualifier.join(', ')})`
 }

@@ -20,3 +20,6 @@ export const COORDINATE_DECIMALS = 2
 export const TOWN_MIN_POPULATION = 1000
 /** A concert's announcement goes, unless the admin says otherwise, to subscribers this close to its venue. */
 export const DEFAULT_RADIUS_KM = 150
+/** The reach an admin may give an announcement. */
+export const MIN_RADIUS_KM = 10
+export const MAX_RADIUS_KM = 1000

@@ -165,3 +165,25 @@ function nearby(key: string): Town[] {
 	}
 	return []
 }
+
+/**
+ * A venue's town: its city as typed in the event editor (or one of the labels the editor offered),
+ * in its country. One town of that name there, or one far more populous than its namesakes, is
+ * found; several are offered to choose from; none leaves the venue without coordinates.
+ */
+export function resolveTownIn(text: string, countryCode: string): TownResolution {
+	const c = load()
+	if (!c) return { status: 'unavailable' }
+	const nameKey = foldTownName(text.replace(/\s*\(.*$/, ''))
+	if (!nameKey) return { status: 'unknown', suggestions: [] }
+	const range = rangeOf(c, nameKey)
+	const namesakes = best(c, { ...range, end: range.exactEnd }, range.exactEnd - range.start)
+		.map((i) => townAt(c, i))
+		.filter((town) => town.countryCode === countryCode.toUpperCase())
+	const byLabel = namesakes.find((town) => foldTownName(town.label) === foldTownName(text))
+	if (byLabel) return { status: 'found', town: byLabel }
+	const [first, second] = namesakes
+	if (!first) return { status: 'unknown', suggestions: [] }
+	if (!second || first.population >= DOMINANT_RATIO * second.population) return { status: 'found', town: first }
+	return { status: 'ambiguous', choices: namesakes.slice(0, CHOICES) }
+}

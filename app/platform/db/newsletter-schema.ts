@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { user } from './base-schema.ts'
 
 /* The newsletter (features/newsletter): subscribers, campaigns, deliveries and pending imports. */
@@ -61,6 +61,20 @@ export const newsletterSubscriber = pgTable(
 	],
 )
 
+/** A concert's announcement: the subscribers within `radiusKm` of its venue (and those without a town, if asked). */
+export interface CampaignAudience {
+	kind: 'radius'
+	eventId: string
+	/** « Le Transbordeur, Lyon »: the venue as the admin saw it. */
+	venue: string
+	latitude: number
+	longitude: number
+	radiusKm: number
+	includeNoTown: boolean
+	/** The audience's size when the campaign was last saved (the send's own count is `recipients`). */
+	countAtSave: number
+}
+
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'cancelled'] as const
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number]
 
@@ -77,8 +91,14 @@ export const newsletterCampaign = pgTable(
 		scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
 		startedAt: timestamp('started_at', { withTimezone: true }),
 		finishedAt: timestamp('finished_at', { withTimezone: true }),
-		/** How many deliveries the send wrote (the active subscribers when it started). */
+		/** How many deliveries the send wrote (the active subscribers when it started, in its audience). */
 		recipients: integer('recipients'),
+		/**
+		 * Who it goes to: null for every active subscriber; a concert's announcement to the fans near
+		 * it (features/newsletter/audience.server.ts), with the venue's coordinates as they were when
+		 * the admin chose, and the count the admin saw.
+		 */
+		audience: jsonb('audience').$type<CampaignAudience>(),
 		/** The process sending it now, and when it last said so (a lease: a dead sender's lapses). */
 		runnerId: text('runner_id'),
 		heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),

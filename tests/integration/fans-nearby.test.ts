@@ -1,0 +1,228 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { placeOldVenues } from '#app/features/events/venue-place.server.ts'
+import { getCampaign } from '#app/features/newsletter/campaigns.server.tsx'
+import { runCampaignSlice } from '#app/features/newsletter/sender.server.ts'
+import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
+import { event, newsletterSubscriber, user } from '#app/platform/db/schema.ts'
+import * as audienceCount from '#app/routes/admin/newsletter-audience.ts'
+import * as compose from '#app/routes/admin/newsletter-campaign.tsx'
+import * as editor from '#app/routes/admin/event-editor.tsx'
+import { daysFrom, insertEvent } from '../support/events.ts'
+import { signUpConfirmed } from '../support/members.ts'
+import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
+import { formPost, get, outcome, routeArgs } from '../support/requests.ts'
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
+
+/*
+ * Concerts and the fans near them, through the real routes and a real SMTP server: a venue placed
+ * from its town (old events too), announced to the subscribers within reach only.
+ */
+const LIST = '/dashboard/admin/events'
+const EDITOR = '/dashboard/admin/events/:eventId'
+let env: TestPlatform
+let smtp: TestSmtp
+let adminCookie: string
+beforeAll(async () => {
+	smtp = await startTestSmtp()
+	env = await startTestPlatform({ env: { SMTP_URL: smtp.url, SMTP_RATE_PER_SECOND: '2000' } })
+	adminCookie = await signUpConfirmed({ name: 'Régie', email: 'regie@exemple.fr', password: 'cheval agrafe pile correcte' })
+	await db().update(user).set({ role: 'admin' }).where(eq(user.email, 'regie@exemple.fr'))
+})
+afterAll(async () => {
+	await env?.stop()
+	await smtp?.close()
+})
+const db = () => env.platform.database.db
+
+function eventForm(overrides: Record<string, string> = {}): Record<string, string> {
+	return {
+		intent: 'save',
+		title: 'Concert à Lyon',
+		status: 'scheduled',
+		startsAt: '2030-05-16T20:30',
+		venueName: 'Le Transbordeur',
+		city: 'Lyon',
+		country: 'FR',
+		latitude: '',
+		longitude: '',
+		...overrides,
+	}
+}
+const editorPost = async (eventId: string, fields: Record<string, string>) =>
+	outcome(await editor.action(routeArgs(formPost(`${LIST}/${eventId}`, fields, { cookie: adminCookie }), EDITOR, { eventId }) as never))
+const savedId = (result: { headers: Headers }) => result.headers.get('location')!.split('/').pop()!
+const placeOf = async (id: string) =>
+	(
+		await db()
+			.select({ latitude: event.latitude, longitude: event.longitude, source: event.coordinatesSource, townId: event.townId })
+			.from(event)
+			.where(eq(event.id, id))
+	)[0]
+
+describe('where a concert is', () => {
+	it('places a venue from its town, keeps typed coordinates, and looks again when the town changes', async () => {
+		const created = await editorPost('new', eventForm())
+		expect(created.status).toBe(302)
+		const id = savedId(created)
+		expect(await placeOf(id)).toMatchObject({ latitude: 45.75, longitude: 4.85, source: 'town' })
+		const page = await outcome(
+			await editor.loader(routeArgs(get(`${LIST}/${id}`, { cookie: adminCookie }), EDITOR, { eventId: id }) as never),
+		)
+		expect(page.body).toMatchObject({ place: { source: 'town', townLabel: 'Lyon (Rhône)', mapUrl: expect.stringContaining('45.75') } })
+		// Saved again as loaded: still the town's.
+		await editorPost(id, eventForm({ latitude: '45.75', longitude: '4.85' }))
+		expect(await placeOf(id)).toMatchObject({ source: 'town' })
+		// The town changes, its old coordinates still in the fields: looked up again.
+		await editorPost(id, eventForm({ city: 'Brest', latitude: '45.75', longitude: '4.85' }))
+		expect(await placeOf(id)).toMatchObject({ latitude: 48.39, longitude: -4.49, source: 'town' })
+		// Typed by hand: the admin's, kept.
+		await editorPost(id, eventForm({ city: 'Brest', latitude: '48.3904', longitude: '-4.4861' }))
+		expect(await placeOf(id)).toMatchObject({ latitude: 48.3904, longitude: -4.4861, source: 'manual', townId: null })
+	})
+
+	it('asks which town among namesakes, and keeps a city the list does not know without coordinates', async () => {
+		const asked = await editorPost('new', eventForm({ city: 'Villeneuve' }))
+		expect(asked.status).toBe(400)
+		expect(asked.body).toMatchObject({ venueChoices: expect.arrayContaining(['Villeneuve (Aveyron)']) })
+		expect(JSON.stringify(asked.body)).toContain('Villeneuve')
+		const picked = await editorPost('new', eventForm({ city: 'Villeneuve', venueTown: 'Villeneuve (Aveyron)' }))
+		expect(await placeOf(savedId(picked))).toMatchObject({ source: 'town', latitude: expect.closeTo(44.43, 1) })
+		const unknown = await editorPost('new', eventForm({ city: 'Nulle-Part-sur-Rien' }))
+		expect(unknown.status).toBe(302)
+		expect(await placeOf(savedId(unknown))).toMatchObject({ source: 'unresolved', latitude: null })
+	})
+
+	it('places the events saved before the town list, in bounded batches', async () => {
+		const ids: string[] = []
+		for (let i = 0; i < 7; i++)
+			ids.push(await insertEvent(db(), { title: `Ancien ${i}`, startsAt: daysFrom(10 + i), city: i % 2 ? 'Lyon' : 'Brest' }))
+		await db().update(event).set({ coordinatesSource: null, latitude: null, longitude: null })
+		let rounds = 0
+		while ((await placeOldVenues(db(), 3)) > 0) rounds++
+		expect(rounds).toBeGreaterThanOrEqual(3)
+		for (const id of ids) expect((await placeOf(id))?.source).toBe('town')
+		expect(await placeOf(ids[1]!)).toMatchObject({ latitude: 45.75 })
+	})
+})
+
+const COMPOSE = '/dashboard/admin/newsletter/campaigns/:campaignId'
+async function subscriber(
+	email: string,
+	town: { label: string; latitude: number; longitude: number } | null,
+	status: 'active' | 'unsubscribed' = 'active',
+) {
+	await db()
+		.insert(newsletterSubscriber)
+		.values({
+			id: email,
+			email,
+			status,
+			source: 'landing',
+			unsubscribeToken: newToken(),
+			townLabel: town?.label ?? null,
+			townId: town ? 1 : null,
+			latitude: town?.latitude ?? null,
+			longitude: town?.longitude ?? null,
+		})
+}
+const composeLoad = async (campaignId: string, search = '') =>
+	outcome(
+		await compose.loader(
+			routeArgs(get(`/dashboard/admin/newsletter/campaigns/${campaignId}${search}`, { cookie: adminCookie }), COMPOSE, {
+				campaignId,
+			}) as never,
+		),
+	)
+const composePost = async (campaignId: string, fields: Record<string, string>) =>
+	outcome(
+		await compose.action(
+			routeArgs(formPost(`/dashboard/admin/newsletter/campaigns/${campaignId}`, fields, { cookie: adminCookie }), COMPOSE, {
+				campaignId,
+			}) as never,
+		),
+	)
+const countFor = async (query: Record<string, string>) =>
+	outcome(
+		await audienceCount.loader(
+			routeArgs(
+				get(`/dashboard/admin/newsletter/audience?${new URLSearchParams(query)}`, { cookie: adminCookie }),
+				'/dashboard/admin/newsletter/audience',
+			) as never,
+		),
+	)
+
+describe('announcing a concert to the fans near it', () => {
+	it('writes the campaign from the event, counts the fans within reach live, and mails only them', async () => {
+		await db().update(newsletterSubscriber).set({ status: 'unsubscribed' })
+		await subscriber('fan-lyon@exemple.fr', { label: 'Lyon (Rhône)', latitude: 45.75, longitude: 4.85 })
+		await subscriber('fan-villeurbanne@exemple.fr', { label: 'Villeurbanne (Rhône)', latitude: 45.77, longitude: 4.88 }, 'unsubscribed')
+		await subscriber('fan-brest@exemple.fr', { label: 'Brest (Finistère)', latitude: 48.39, longitude: -4.49 })
+		await subscriber('fan-sans-ville@exemple.fr', null)
+		const created = await editorPost(
+			'new',
+			eventForm({ title: 'Le Transbordeur en fête', ticketUrl: 'https://billets.exemple.fr/lyon', intent: 'publish' }),
+		)
+		const eventId = savedId(created)
+
+		const page = await composeLoad('new', `?event=${eventId}`)
+		expect(page.body).toMatchObject({
+			draft: { subject: expect.stringContaining('Lyon'), body: expect.stringContaining('https://billets.exemple.fr/lyon') },
+			audience: { eventId, placed: true, radiusKm: 150, count: 1 },
+		})
+		const body = (page.body as { draft: { body: string } }).draft.body
+		expect(body).toContain(`/events/${eventId}/agenda.ics`)
+		expect(body).toMatch(/\*\*\w+ 16 mai 2030 à 20 h 30\*\*/)
+
+		// The live count: the Brest fan comes in at 800 km, those without a town when asked.
+		expect((await countFor({ audienceEvent: eventId, radiusKm: '150' })).body).toEqual({ count: 1, invalid: null })
+		expect((await countFor({ audienceEvent: eventId, radiusKm: '800' })).body).toEqual({ count: 2, invalid: null })
+		expect((await countFor({ audienceEvent: eventId, radiusKm: '150', includeNoTown: 'on' })).body).toEqual({ count: 2, invalid: null })
+		expect((await countFor({ audienceEvent: eventId, radiusKm: '5000' })).status).toBe(400)
+
+		const draft = (page.body as { draft: Record<string, string> }).draft
+		const refused = await composePost('new', { intent: 'save', ...draft, audienceEvent: eventId, radiusKm: '0' })
+		expect(refused).toMatchObject({ status: 400, body: { audienceError: expect.stringContaining('entre 10 et 1000 km') } })
+		// Coordinates in the post are not read: the venue's come from the event.
+		const sent = await composePost('new', {
+			intent: 'send',
+			...draft,
+			audienceEvent: eventId,
+			radiusKm: '150',
+			latitude: '48.39',
+			longitude: '-4.49',
+		})
+		expect(sent.status).toBe(302)
+		const campaignId = sent.headers.get('location')!.split('/').pop()!
+		expect((await getCampaign(db(), campaignId))?.audience).toMatchObject({
+			kind: 'radius',
+			eventId,
+			radiusKm: 150,
+			includeNoTown: false,
+			countAtSave: 1,
+			latitude: 45.75,
+		})
+
+		// The send's job, run here as its worker would (the exactly-once sender of every campaign).
+		const { database, env: e, logger, realtime, jobs } = env.platform
+		expect(await runCampaignSlice({ db: database.db, env: e, logger, realtime, jobs }, campaignId)).toEqual({ state: 'done' })
+		const mail = await smtp.waitFor('fan-lyon@exemple.fr', undefined, 10_000)
+		expect(mail.parsed.subject).toContain('Lyon')
+		expect(mail.raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
+		expect(mail.parsed.html).toContain('/newsletter/town?token=')
+		const campaign = await getCampaign(db(), campaignId)
+		expect(campaign).toMatchObject({ status: 'sent', recipients: 1 })
+		expect(smtp.to('fan-brest@exemple.fr')).toHaveLength(0)
+		expect(smtp.to('fan-sans-ville@exemple.fr')).toHaveLength(0)
+		expect(smtp.to('fan-villeurbanne@exemple.fr')).toHaveLength(0)
+		expect(smtp.to('fan-lyon@exemple.fr')).toHaveLength(1)
+		// The campaign's screen says who it went to.
+		expect((await composeLoad(campaignId)).body).toMatchObject({ audience: { radiusKm: 150 }, recipients: 1 })
+	})
+
+	it('goes to everyone, saying why, when the venue has no coordinates', async () => {
+		const created = await editorPost('new', eventForm({ city: 'Nulle-Part-sur-Rien', title: 'Concert secret' }))
+		const page = await composeLoad('new', `?event=${savedId(created)}`)
+		expect(page.body).toMatchObject({ audience: { placed: false, count: 3 } })
+	})
+})
