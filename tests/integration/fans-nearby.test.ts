@@ -7,6 +7,8 @@ import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { event, newsletterSubscriber, user } from '#app/platform/db/schema.ts'
 import * as audienceCount from '#app/routes/admin/newsletter-audience.ts'
 import * as compose from '#app/routes/admin/newsletter-campaign.tsx'
+import * as dashboard from '#app/routes/dashboard/home.tsx'
+import * as events from '#app/routes/public/events.tsx'
 import * as editor from '#app/routes/admin/event-editor.tsx'
 import { daysFrom, insertEvent } from '../support/events.ts'
 import { signUpConfirmed } from '../support/members.ts'
@@ -224,5 +226,52 @@ describe('announcing a concert to the fans near it', () => {
 		const created = await editorPost('new', eventForm({ city: 'Nulle-Part-sur-Rien', title: 'Concert secret' }))
 		const page = await composeLoad('new', `?event=${savedId(created)}`)
 		expect(page.body).toMatchObject({ audience: { placed: false, count: 3 } })
+	})
+})
+
+describe('a fan sees the shows near them', () => {
+	it('on the dashboard, « Près de chez vous »: the shows within reach of the member’s town, nearest first', async () => {
+		const cookie = await signUpConfirmed({ name: 'Lyonnaise', email: 'membre-lyon@exemple.fr', password: 'cheval agrafe pile correcte' })
+		const home = async () => outcome(await dashboard.loader(routeArgs(get('/dashboard', { cookie }), '/dashboard') as never))
+		// No subscription, no town: the section says where to give one.
+		expect((await home()).body).toMatchObject({ near: { town: null, events: [] } })
+		await subscriber('membre-lyon@exemple.fr', { label: 'Lyon (Rhône)', latitude: 45.75, longitude: 4.85 })
+		await editorPost('new', eventForm({ title: 'Grenoble, tout près', city: 'Grenoble', startsAt: '2030-04-01T20:30', intent: 'publish' }))
+		await editorPost('new', eventForm({ title: 'Brest, trop loin', city: 'Brest', startsAt: '2030-03-01T20:30', intent: 'publish' }))
+		const near = (await home()).body as { near: { town: string; events: { title: string; distanceKm: number }[] } }
+		expect(near.near.town).toBe('Lyon (Rhône)')
+		const titles = near.near.events.map((e) => e.title)
+		// Lyon's shows (this file's, at 0 km) first, then Grenoble's; Brest's are out of reach.
+		expect(near.near.events[0]?.distanceKm).toBe(0)
+		expect(titles).toContain('Le Transbordeur en fête')
+		expect(titles.at(-1)).toBe('Grenoble, tout près')
+		expect(titles).not.toContain('Brest, trop loin')
+		const distances = near.near.events.map((e) => e.distanceKm)
+		expect(distances).toEqual(distances.toSorted((a, b) => a - b))
+	})
+
+	it('on /events, sorted by distance from a town a visitor types (nothing kept), and asks which among namesakes', async () => {
+		await editorPost('new', eventForm({ title: 'Lieu inconnu', city: 'Nulle-Part-sur-Rien', intent: 'publish' }))
+		const list = async (search: string) => outcome(await events.loader(routeArgs(get(`/events${search}`), '/events') as never))
+		const plain = await list('')
+		expect((plain.body as { nearTown: unknown }).nearTown).toBeNull()
+		const fromBrest = (await list('?ville=brest')).body as {
+			nearTown: { town: string; events: { title: string; distanceKm: number | null }[] }
+		}
+		expect(fromBrest.nearTown.town).toBe('Brest (Finistère)')
+		const order = fromBrest.nearTown.events.map((e) => e.title)
+		expect(fromBrest.nearTown.events[0]).toMatchObject({ distanceKm: 0 })
+		expect(order.indexOf('Brest, trop loin')).toBeLessThan(order.indexOf('Le Transbordeur en fête'))
+		const known = fromBrest.nearTown.events.filter((e) => e.distanceKm !== null).map((e) => e.distanceKm!)
+		expect(known).toEqual(known.toSorted((a, b) => a - b))
+		// The venue without a known place comes last.
+		expect(fromBrest.nearTown.events.at(-1)).toMatchObject({ distanceKm: null })
+		const asked = (await list('?ville=Saint-Denis')).body as { nearTown: { events: null; problem: { choices: string[] } } }
+		expect(asked.nearTown.events).toBeNull()
+		expect(asked.nearTown.problem.choices).toContain('Saint-Denis (Seine-Saint-Denis)')
+		const picked = (await list(`?ville=Saint-Denis&townChoice=${encodeURIComponent('Saint-Denis (Seine-Saint-Denis)')}`)).body as {
+			nearTown: { town: string }
+		}
+		expect(picked.nearTown.town).toBe('Saint-Denis (Seine-Saint-Denis)')
 	})
 })
