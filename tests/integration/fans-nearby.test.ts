@@ -8,6 +8,8 @@ import { event, newsletterSubscriber, user } from '#app/platform/db/schema.ts'
 import * as audienceCount from '#app/routes/admin/newsletter-audience.ts'
 import * as compose from '#app/routes/admin/newsletter-campaign.tsx'
 import * as dashboard from '#app/routes/dashboard/home.tsx'
+import * as subscribersExport from '#app/routes/admin/newsletter-export.ts'
+import * as subscribersList from '#app/routes/admin/newsletter-subscribers.tsx'
 import * as events from '#app/routes/public/events.tsx'
 import * as editor from '#app/routes/admin/event-editor.tsx'
 import { daysFrom, insertEvent } from '../support/events.ts'
@@ -273,5 +275,53 @@ describe('a fan sees the shows near them', () => {
 			nearTown: { town: string }
 		}
 		expect(picked.nearTown.town).toBe('Saint-Denis (Seine-Saint-Denis)')
+	})
+})
+
+describe('segments of the subscribers admin', () => {
+	const LIST_PATH = '/dashboard/admin/newsletter/subscribers'
+	const emails = async (query: Record<string, string>) => {
+		const page = await outcome(
+			await subscribersList.loader(
+				routeArgs(get(`${LIST_PATH}?${new URLSearchParams(query)}`, { cookie: adminCookie }), LIST_PATH) as never,
+			),
+		)
+		return (page.body as { list: { rows: { email: string }[] } }).list.rows.map((row) => row.email)
+	}
+	it('filters by distance to a town, status, source and subscription date, and exports exactly that', async () => {
+		const nearLyon = await emails({ ville: 'Lyon', km: '150' })
+		expect(nearLyon).toEqual(expect.arrayContaining(['fan-lyon@exemple.fr', 'fan-villeurbanne@exemple.fr']))
+		expect(nearLyon).not.toContain('fan-brest@exemple.fr')
+		expect(nearLyon).not.toContain('fan-sans-ville@exemple.fr')
+		const activeNearLyon = await emails({ ville: 'Lyon', km: '150', status: 'active' })
+		expect(activeNearLyon).toContain('fan-lyon@exemple.fr')
+		expect(activeNearLyon).not.toContain('fan-villeurbanne@exemple.fr')
+		expect(await emails({ ville: 'Lyon', km: '1000' })).toContain('fan-brest@exemple.fr')
+		expect(await emails({ source: 'landing', ville: 'Brest' })).toEqual(['fan-brest@exemple.fr'])
+		expect(await emails({ source: 'import', ville: 'Brest' })).toEqual([])
+		expect(await emails({ from: '2999-01-01' })).toEqual([])
+		const today = new Date().toISOString().slice(0, 10)
+		expect(await emails({ from: '2020-01-01', to: today, ville: 'Brest' })).toEqual(['fan-brest@exemple.fr'])
+		// A town the list does not know: said next to the field, the other filters still apply.
+		const unknown = await outcome(
+			await subscribersList.loader(routeArgs(get(`${LIST_PATH}?ville=Nulle-Part-sur-Rien`, { cookie: adminCookie }), LIST_PATH) as never),
+		)
+		expect(unknown.body).toMatchObject({
+			typedTown: 'Nulle-Part-sur-Rien',
+			townProblem: { message: expect.stringContaining('Nous ne trouvons pas') },
+		})
+
+		const csv = await subscribersExport.loader(
+			routeArgs(
+				get(`${LIST_PATH}.csv?${new URLSearchParams({ ville: 'Lyon', km: '150', status: 'active' })}`, { cookie: adminCookie }),
+				`${LIST_PATH}.csv`,
+			) as never,
+		)
+		const text = await (csv as Response).text()
+		expect(text.split('\r\n')[0]).toContain(',ville')
+		expect(text).toContain('fan-lyon@exemple.fr')
+		expect(text).toContain('Lyon (Rhône)')
+		expect(text).not.toContain('fan-brest@exemple.fr')
+		expect(text).not.toContain('fan-villeurbanne@exemple.fr')
 	})
 })

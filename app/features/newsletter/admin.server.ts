@@ -5,6 +5,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterImport, newsletterSubscriber, SUBSCRIBER_STATUSES, type SubscriberStatus } from '#app/platform/db/schema.ts'
 import { EMAIL_MAX } from '#app/features/accounts/fields.ts'
 import { IMPORT_MAX_LINES, POLICY_VERSION } from './rules.ts'
+import { segmentConditions, type SubscriberSegment } from './segment.server.ts'
 import { csvRecordsInSlices } from '#app/platform/csv-in-slices.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { newToken, normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
@@ -22,8 +23,11 @@ export function parseStatus(value: string | null): SubscriberStatus | null {
 	return (SUBSCRIBER_STATUSES as readonly string[]).includes(value ?? '') ? (value as SubscriberStatus) : null
 }
 
-export async function listSubscribers(db: Db, options: { q?: string; status?: SubscriberStatus | null; page?: number }) {
-	const where: SQL[] = []
+export async function listSubscribers(
+	db: Db,
+	options: { q?: string; status?: SubscriberStatus | null; page?: number; segment?: SubscriberSegment },
+) {
+	const where: SQL[] = options.segment ? segmentConditions(options.segment) : []
 	const q = options.q?.trim().toLowerCase()
 	if (q) where.push(ilike(newsletterSubscriber.email, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`))
 	if (options.status) where.push(eq(newsletterSubscriber.status, options.status))
@@ -39,6 +43,7 @@ export async function listSubscribers(db: Db, options: { q?: string; status?: Su
 				consentNote: newsletterSubscriber.consentNote,
 				consentAt: newsletterSubscriber.consentAt,
 				createdAt: newsletterSubscriber.createdAt,
+				townLabel: newsletterSubscriber.townLabel,
 			})
 			.from(newsletterSubscriber)
 			.where(condition)
@@ -100,7 +105,8 @@ const EXPORT_PAGE = 1_000
  * The list as CSV, one page of rows at a time by keyset (never the whole list in memory, never one
  * long statement), the event loop getting a turn between pages. Formula-looking cells are defused.
  */
-export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): ReadableStream<Uint8Array> {
+export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null, segment?: SubscriberSegment): ReadableStream<Uint8Array> {
+	const inSegment = segment ? segmentConditions(segment) : []
 	const encoder = new TextEncoder()
 	let after = ''
 	let started = false
@@ -110,13 +116,15 @@ export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): R
 				started = true
 				// A BOM, so that spreadsheet software reads the accents right.
 				controller.enqueue(
-					encoder.encode('\uFEFFemail,statut,source,origine_du_consentement,date_du_consentement,version_politique,inscrit_le\r\n'),
+					encoder.encode('\uFEFFemail,statut,source,origine_du_consentement,date_du_consentement,version_politique,inscrit_le,ville\r\n'),
 				)
 			} else await nextSlice()
 			const rows = await db
 				.select()
 				.from(newsletterSubscriber)
-				.where(and(sql`${newsletterSubscriber.email} > ${after}`, status ? eq(newsletterSubscriber.status, status) : undefined))
+				.where(
+					and(sql`${newsletterSubscriber.email} > ${after}`, status ? eq(newsletterSubscriber.status, status) : undefined, ...inSegment),
+				)
 				.orderBy(asc(newsletterSubscriber.email))
 				.limit(EXPORT_PAGE)
 			if (rows.length === 0) return controller.close()
@@ -130,6 +138,7 @@ export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): R
 					r.consentAt?.toISOString() ?? '',
 					r.policyVersion ?? '',
 					r.createdAt.toISOString(),
+					r.townLabel ?? '',
 				]
 					.map(csvCell)
 					.join(','),
