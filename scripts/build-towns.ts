@@ -40,6 +40,7 @@ export function buildTownFile(): Uint8Array {
 	const dataDir = path.join(path.dirname(require.resolve('@etalab/decoupage-administratif/package.json')), 'data')
 	const read = <T>(file: string) => JSON.parse(fs.readFileSync(path.join(dataDir, file), 'utf8')) as T
 	const departments = read<{ code: string; nom: string }[]>('departements.json')
+	const regionNames = Object.fromEntries(read<{ code: string; nom: string }[]>('regions.json').map((region) => [region.code, region.nom]))
 	const communes = read<Commune[]>('communes.json').filter((commune) => commune.type === 'commune-actuelle')
 
 	// A French town's department: the commune of the same name in the same region, the closest in population.
@@ -102,7 +103,7 @@ export function buildTownFile(): Uint8Array {
 		labels.add(label)
 		return true
 	})
-	return encodeTownFile({ countries, areas: areaNames, regions: regionCodes }, unique)
+	return encodeTownFile({ countries, areas: areaNames, regions: regionCodes, regionNames }, unique)
 }
 
 if (import.meta.main) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { placeOldVenues } from '#app/features/events/venue-place.server.ts'
 import { getCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { runCampaignSlice } from '#app/features/newsletter/sender.server.ts'
+import { subscribersByRegion } from '#app/features/newsletter/stats.server.ts'
 import { newToken } from '#app/features/newsletter/subscribers.server.tsx'
 import { event, newsletterSubscriber, user } from '#app/platform/db/schema.ts'
 import * as audienceCount from '#app/routes/admin/newsletter-audience.ts'
@@ -125,7 +126,8 @@ async function subscriber(
 			source: 'landing',
 			unsubscribeToken: newToken(),
 			townLabel: town?.label ?? null,
-			townId: town ? 1 : null,
+			// GeoNames' ids of Brest and Lyon (the list's own), for the stats by region.
+			townId: town ? (town.label.startsWith('Brest') ? 3030300 : 2996944) : null,
 			latitude: town?.latitude ?? null,
 			longitude: town?.longitude ?? null,
 		})
@@ -323,5 +325,16 @@ describe('segments of the subscribers admin', () => {
 		expect(text).toContain('Lyon (Rhône)')
 		expect(text).not.toContain('fan-brest@exemple.fr')
 		expect(text).not.toContain('fan-villeurbanne@exemple.fr')
+	})
+})
+
+describe('the stats by region', () => {
+	it('counts the active subscribers by French region (else country), and those without a town', async () => {
+		const { regions, withoutTown } = await subscribersByRegion(db())
+		const of = (label: string) => regions.find((region) => region.label === label)?.value ?? 0
+		// Lyon's fans (the unsubscribed one from Villeurbanne left out), Brest's, the one without a town.
+		expect(of('Auvergne-Rhône-Alpes')).toBe(2)
+		expect(of('Bretagne')).toBe(1)
+		expect(withoutTown).toBe(1)
 	})
 })

@@ -31,6 +31,8 @@ export interface TownHeader {
 	areas: string[]
 	/** Per record's region index: the country's own first-level code (US states, …), for labels only. */
 	regions: string[]
+	/** France's regions by code (INSEE's, which GeoNames uses): « 84 » → « Auvergne-Rhône-Alpes ». */
+	regionNames?: Record<string, string>
 }
 
 export interface TownRecordInput {

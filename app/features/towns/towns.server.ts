@@ -187,3 +187,18 @@ export function resolveTownIn(text: string, countryCode: string): TownResolution
 	if (!second || first.population >= DOMINANT_RATIO * second.population) return { status: 'found', town: first }
 	return { status: 'ambiguous', choices: namesakes.slice(0, CHOICES) }
 }
+
+/**
+ * Where a town is, for the stats by region: a French region's name (mainland and Corsica), else its
+ * country's French name (overseas departments are listed as countries: « La Réunion »). Null when
+ * the list no longer has the town.
+ */
+export function regionOfTown(id: number): string | null {
+	const c = load()
+	if (!c) return null
+	const i = c.ids.indexOf(id)
+	if (i === -1) return null
+	const [code, countryName] = c.header.countries[c.countries[i]!]!
+	if (code !== 'FR') return countryName
+	return c.header.regionNames?.[c.header.regions[c.regions[i]!]!] ?? countryName
+}
