@@ -69,7 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const town = formData.get('newsletter') === 'on' ? readTownInput(formData) : ({ kind: 'empty' } as const)
 	const townProblem = town.kind === 'invalid' ? { message: town.message, choices: town.choices } : null
 	if (submission.status !== 'success' || townProblem) {
-		return data({ result: submission.reply({ hideFields: ['password'] }), town: townProblem }, { status: 400 })
+		return data({ ...submission.reply({ hideFields: ['password'] }), town: townProblem }, { status: 400 })
 	}
 	const { name, email, password } = submission.value
 	const redirectTo = submission.value.redirectTo ? safeRedirect(submission.value.redirectTo) : null
@@ -85,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
 		return redirectWithFlash(signin, { type: 'info', key: 'auth.flash.checkInbox' })
 	}
 	return data(
-		{ result: submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), town: null },
+		{ ...submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), town: null },
 		{
 			status: outcome.status,
 			headers: failureHeaders(outcome),
@@ -97,11 +97,11 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const [form, fields] = useForm<z.input<typeof SignUpSchema>>({
-		lastResult: actionData?.result,
+		lastResult: actionData,
 		constraint: loaderData.constraint,
 		...validateOnServer,
 	})
-	const edited = useEditedFields(actionData?.result)
+	const edited = useEditedFields(actionData)
 	const signinHref = loaderData.redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/auth/signin'
 	return (
 		<>
@@ -141,8 +141,8 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 					hint={t('newsletter.signupOptIn.hint')}
 				/>
 				<TownField
-					key={String(actionData?.result?.initialValue?.town ?? '')}
-					defaultValue={String(actionData?.result?.initialValue?.town ?? '')}
+					key={String(actionData?.initialValue?.town ?? '')}
+					defaultValue={String(actionData?.initialValue?.town ?? '')}
 					problem={actionData?.town}
 					hint={t('towns.field.signupHint')}
 				/>
