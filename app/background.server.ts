@@ -2,6 +2,7 @@ import { purgeExpired } from '#app/features/accounts/housekeeping.server.ts'
 import { announceSetupLink } from '#app/features/accounts/setup.server.ts'
 import { startCodeWorkers } from '#app/features/codes/batches.server.ts'
 import { startMediaWorkers } from '#app/features/media/media-jobs.server.ts'
+import { startVenueWorker } from '#app/features/events/venue-place.server.ts'
 import { startNewsletterWorkers } from '#app/features/newsletter/jobs.server.ts'
 import { startImportWorker } from '#app/features/newsletter/imports.server.ts'
 import { getPlatform, startPlatformWorkers, type Platform } from '#app/platform/platform.server.ts'
@@ -49,5 +50,7 @@ async function startWorkers(platform: Platform): Promise<void> {
 		startNewsletterWorkers(platform),
 		// Confirmed subscriber imports, written in slices with their progress.
 		startImportWorker(platform),
+		// Venues of events saved before the town list: placed from their town, a batch at a time.
+		startVenueWorker(jobs, database.db, logger),
 	])
 }

@@ -13,6 +13,8 @@ export default [
 		route('redeem', 'routes/public/redeem.tsx'),
 		route('contact', 'routes/public/contact.tsx'),
 		route('unsubscribe', 'routes/public/unsubscribe.tsx'),
+		// From every newsletter (?token=): change or remove one's town
+		route('newsletter/town', 'routes/public/newsletter-town.tsx'),
 		route('policies', 'routes/public/policies.tsx', [
 			index('routes/public/policies-index.tsx'),
 			route('privacy', 'routes/public/policy.tsx', { id: 'policy-privacy' }),
@@ -78,7 +80,7 @@ export default [
 	]),
 
 	// JSON API and machine endpoints
-	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts')]),
+	...prefix('api', [route('me', 'routes/api/me.ts'), route('auth/*', 'routes/api/auth.ts'), route('towns', 'routes/api/towns.ts')]),
 	route('healthz', 'routes/api/healthz.ts'),
 	route('readyz', 'routes/api/readyz.ts'),
 	route('metrics', 'routes/api/metrics.ts'),
@@ -99,6 +101,8 @@ export default [
 	route('dashboard/admin/stats.csv', 'routes/admin/stats-csv.ts'),
 	// Newsletter: the compose screen's preview, a send's live progress (SSE), the list as CSV
 	route('dashboard/admin/newsletter/preview', 'routes/admin/newsletter-preview.ts'),
+	// An announcement's audience, counted live as the admin moves the radius
+	route('dashboard/admin/newsletter/audience', 'routes/admin/newsletter-audience.ts'),
 	route('dashboard/admin/newsletter/campaigns/:campaignId/progress', 'routes/admin/newsletter-progress.ts'),
 	route('dashboard/admin/newsletter/subscribers.csv', 'routes/admin/newsletter-export.ts'),
 	route('dashboard/admin/newsletter/imports/:importId/progress', 'routes/admin/newsletter-import-progress.ts'),

@@ -20,6 +20,7 @@ const inputs = [
 	'package.json',
 	'package-lock.json',
 	'scripts/compress-assets.mjs',
+	'scripts/build-towns.ts',
 	'scripts/font-subsets.ts',
 	'scripts/strings-plugin.ts',
 ]

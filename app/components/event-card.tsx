@@ -51,6 +51,7 @@ export function EventDateStub(props: { start: DateLabel; showYear?: boolean; mut
  * button while tickets can still be bought. The whole row opens the event's page.
  */
 export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; className?: string }) {
+	const { t } = useTranslation()
 	const { event } = props
 	const Heading = props.headingLevel === 2 ? 'h2' : 'h3'
 	const cancelled = event.status === 'cancelled'
@@ -84,7 +85,12 @@ export function EventCard(props: { event: EventSummary; headingLevel?: 2 | 3; cl
 						{event.title}
 					</Link>
 				</Heading>
-				<p className="mt-1 text-muted">{event.venueName}</p>
+				<p className="mt-1 text-muted">
+					{event.venueName}
+					{event.distanceKm != null
+						? ` · ${event.distanceKm < 2 ? t('events.card.distanceHere') : t('events.card.distance', { km: event.distanceKm })}`
+						: null}
+				</p>
 				{event.status !== 'scheduled' ? (
 					<div className="mt-2.5 flex flex-wrap gap-2">
 						<EventStatusBadge status={event.status} />

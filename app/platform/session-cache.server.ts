@@ -15,7 +15,7 @@ import { MEMBER_CHANGE_TOPIC, type Realtime } from './realtime.server.ts'
  * - Revocation guarantee, with nothing for a writer to remember: the database itself signals every
  *   committed statement that changes what a session shows (the member's account row, their
  *   sessions, their avatars, the contents their codes unlocked: triggers of
- *   drizzle/0011_member_change_signal.sql, on MEMBER_CHANGE_TOPIC), whoever made it (the site,
+ *   drizzle/0014_member_change_signal.sql, on MEMBER_CHANGE_TOPIC), whoever made it (the site,
  *   Better Auth, a script, an administrator by hand). On the instance that made the change the
  *   member's entries are gone before the write returns, so the very next request there reads the
  *   database. Every other instance drops them when the signal arrives, in practice milliseconds;

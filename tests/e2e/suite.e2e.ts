@@ -18,6 +18,7 @@ import { codePrintSpecs } from './specs/code-print.ts'
 import { contactSpecs } from './specs/contact.ts'
 import { errorSpecs } from './specs/errors.ts'
 import { eventSpecs } from './specs/events.ts'
+import { fansNearbySpecs } from './specs/fans-nearby.ts'
 import { federatedSpecs } from './specs/federated.ts'
 import { headerSpecs } from './specs/headers.ts'
 import { mailLinkSpecs } from './specs/mail-links.ts'
@@ -49,6 +50,7 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	codeSpecs()
 	codePrintSpecs()
 	newsletterSpecs()
+	fansNearbySpecs()
 	contactSpecs()
 	audienceSpecs()
 	refusedFormSpecs()

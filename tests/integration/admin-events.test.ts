@@ -434,8 +434,12 @@ describe(`admin events on ${databaseKind()}`, () => {
 			const boss = await admin()
 			const id = await create(boss.cookie, { latitude: '−12,5', longitude: '+130.25' })
 			expect(await row(id)).toMatchObject({ latitude: -12.5, longitude: 130.25 })
+			// Emptied, they are the venue's town's again, from the town list (Angers).
 			await editorPost(boss.cookie, id, eventForm({ latitude: '', longitude: '' }))
-			expect(await row(id)).toMatchObject({ latitude: null, longitude: null })
+			expect(await row(id)).toMatchObject({ latitude: 47.47, longitude: -0.55, coordinatesSource: 'town' })
+			// In a town the list does not know, emptied coordinates stay empty.
+			await editorPost(boss.cookie, id, eventForm({ city: 'Nulle-Part-sur-Rien', latitude: '', longitude: '' }))
+			expect(await row(id)).toMatchObject({ latitude: null, longitude: null, coordinatesSource: 'unresolved' })
 		})
 
 		it('keeps the first date of a postponed show, and forgets it once it is not postponed any more', async () => {

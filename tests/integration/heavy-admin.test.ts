@@ -272,7 +272,7 @@ describe(`heavy admin work on ${kind}`, () => {
 			.replace(/^\uFEFF/, '')
 			.replace(/\r\n$/, '')
 			.split('\r\n')
-		expect(rows[0]).toBe('email,statut,source,origine_du_consentement,date_du_consentement,version_politique,inscrit_le')
+		expect(rows[0]).toBe('email,statut,source,origine_du_consentement,date_du_consentement,version_politique,inscrit_le,ville')
 		const emails = rows.slice(1).map((line) => line.split(',')[0]!)
 		expect(emails).toHaveLength(expected)
 		expect(new Set(emails).size).toBe(expected)

@@ -1,6 +1,8 @@
+import path from 'node:path'
 import { closePlatform, getPlatform, type Platform } from '#app/platform/platform.server.ts'
 import { createMigratedTestDatabase, type TestDatabase } from './database.ts'
 import { SITE_URL } from './requests.ts'
+import { ROOT, TEST_BUILD_DIR } from './site-server.ts'
 
 export interface TestPlatform {
 	platform: Platform
@@ -38,6 +40,8 @@ export async function startTestPlatform(
 		// Better Auth's scrypt at 1/16 of its cost (~5 ms of CPU a hash instead of ~80): every member
 		// is hashed at sign-up and verified at confirmation. accounts.test.ts keeps the real cost.
 		TEST_PASSWORD_HASH_COST: '1024',
+		// The town list of the build the tests serve (npm run build writes it beside the app).
+		TOWNS_FILE: process.env.TOWNS_FILE ?? path.resolve(ROOT, TEST_BUILD_DIR, 'towns.bin'),
 		...options.env,
 	}
 	// Optional services configured in the shell (SMTP, S3, federated sign-in) stay out of the tests.

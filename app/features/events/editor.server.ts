@@ -4,7 +4,8 @@ import type { Flash } from '#app/platform/flash.server.ts'
 import { mediaStatus } from '#app/features/media/media.server.ts'
 import { renderMarkdown } from '#app/features/site/markdown.server.ts'
 import type { EventRow } from './events.server.ts'
-import { DEFAULT_DURATION_MS, DESCRIPTION_TOP_HEADING } from './events.server.ts'
+import { DEFAULT_DURATION_MS, DESCRIPTION_TOP_HEADING, mapUrl } from './events.server.ts'
+import { townById } from '#app/features/towns/towns.server.ts'
 import { EVENT_LIMITS, EventFormSchema } from './forms.ts'
 import { instantToParisWallClock } from '#app/platform/time-zone.ts'
 import type { EventEditorData, EventFormValues } from './editor/types.ts'
@@ -82,6 +83,13 @@ export async function eventEditorData(db: Db, row: EventRow | null): Promise<Eve
 		constraint: getZodConstraint(EventFormSchema),
 		limits: { description: EVENT_LIMITS.description },
 		defaultDurationMs: DEFAULT_DURATION_MS,
+		place: row
+			? {
+					source: row.coordinatesSource,
+					townLabel: row.townId !== null ? (townById(row.townId)?.label ?? null) : null,
+					mapUrl: row.latitude !== null && row.longitude !== null ? mapUrl(row) : null,
+				}
+			: null,
 	}
 }
 

@@ -1,3 +1,4 @@
+import type { CoordinateSource } from '#app/platform/db/schema.ts'
 import { z } from 'zod'
 import { EVENT_STATUSES } from '#app/platform/db/event-status.ts'
 import { textField } from '#app/platform/text-field.ts'
@@ -208,6 +209,9 @@ export type EventFormOutput = z.output<typeof EventFormSchema>
 export interface EventValues extends EventFields {
 	description: string
 	coverId: string | null
+	/** Set by the save from the town list (features/events/venue-place.server.ts), never by the form. */
+	townId?: number | null
+	coordinatesSource?: CoordinateSource | null
 }
 
 const orNull = (text: string | undefined) => (text && text.trim() !== '' ? text : null)

@@ -42,13 +42,50 @@ export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean
 					}
 				/>
 			) : (
-				<ul className="mt-4 divide-y divide-line rounded-card border border-line bg-surface">
-					{props.events.map((event) => (
-						<li key={event.id}>
-							<MemberEventRow event={event} />
-						</li>
-					))}
-				</ul>
+				<MemberEventRows events={props.events} />
+			)}
+		</section>
+	)
+}
+
+/** One row per show, in a framed list. */
+function MemberEventRows(props: { events: EventSummary[] }) {
+	return (
+		<ul className="mt-4 divide-y divide-line rounded-card border border-line bg-surface">
+			{props.events.map((event) => (
+				<li key={event.id}>
+					<MemberEventRow event={event} />
+				</li>
+			))}
+		</ul>
+	)
+}
+
+/**
+ * « Près de chez vous »: the upcoming shows within reach of the member's town, nearest first, above
+ * all of them; without a town, where to give one.
+ */
+export function NearYou(props: { town: string | null; radiusKm: number; events: EventSummary[]; className?: string }) {
+	const { t } = useTranslation()
+	return (
+		<section aria-labelledby="pres-de-chez-vous" className={props.className}>
+			<h2 id="pres-de-chez-vous" className="text-lg font-semibold tracking-tight">
+				{t('dashboard.home.nearTitle')}
+			</h2>
+			{props.town === null ? (
+				<p className="mt-2 text-sm text-muted">
+					{t('dashboard.home.nearNoTown')}{' '}
+					<Link to="/dashboard/settings#ville" className={linkClasses()}>
+						{t('dashboard.home.nearGiveTown')}
+					</Link>
+				</p>
+			) : props.events.length === 0 ? (
+				<p className="mt-2 text-sm text-muted">{t('dashboard.home.nearNone', { km: props.radiusKm, town: props.town })}</p>
+			) : (
+				<>
+					<p className="mt-1 text-sm text-muted">{t('dashboard.home.nearIntro', { km: props.radiusKm, town: props.town })}</p>
+					<MemberEventRows events={props.events} />
+				</>
 			)}
 		</section>
 	)
@@ -71,6 +108,9 @@ function MemberEventRow(props: { event: EventSummary }) {
 				</h3>
 				<p className="mt-0.5 text-sm text-muted">
 					{t('dashboard.home.eventWhere', { time: event.start.time, city: place, venue: event.venueName })}
+					{event.distanceKm != null
+						? ` · ${event.distanceKm < 2 ? t('events.card.distanceHere') : t('events.card.distance', { km: event.distanceKm })}`
+						: null}
 				</p>
 				{event.status !== 'scheduled' ? <EventStatusBadge status={event.status} className="mt-2" /> : null}
 			</div>

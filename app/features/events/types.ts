@@ -77,6 +77,8 @@ export interface EventSummary {
 	ticketUrl: string | null
 	priceText: string | null
 	isPast: boolean
+	/** From the town a list is sorted for (features/events/near.server.ts), in whole kilometres. */
+	distanceKm?: number | null
 }
 
 /** Everything the event page shows, already safe to render. */

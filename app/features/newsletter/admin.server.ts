@@ -8,6 +8,7 @@ import { IMPORT_MAX_LINES, POLICY_VERSION } from './rules.ts'
 import { csvErrorLine, csvRecords, readCsv } from '#app/platform/csv-in.server.ts'
 import { csvStream } from '#app/platform/csv-out.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { segmentConditions, type SubscriberSegment } from './segment.server.ts'
 import { nextSlice } from '#app/platform/work-slices.server.ts'
 import { normaliseEmail, requestSubscription, type NewsletterContext } from './subscribers.server.tsx'
 import { newSecret } from '#app/platform/random-token.server.ts'
@@ -25,8 +26,11 @@ export function parseStatus(value: string | null): SubscriberStatus | null {
 	return (SUBSCRIBER_STATUSES as readonly string[]).includes(value ?? '') ? (value as SubscriberStatus) : null
 }
 
-export async function listSubscribers(db: Db, options: { q?: string; status?: SubscriberStatus | null; page?: number }) {
-	const where: SQL[] = []
+export async function listSubscribers(
+	db: Db,
+	options: { q?: string; status?: SubscriberStatus | null; page?: number; segment?: SubscriberSegment },
+) {
+	const where: SQL[] = options.segment ? segmentConditions(options.segment) : []
 	const q = options.q?.trim().toLowerCase()
 	if (q) where.push(ilike(newsletterSubscriber.email, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`))
 	if (options.status) where.push(eq(newsletterSubscriber.status, options.status))
@@ -42,6 +46,7 @@ export async function listSubscribers(db: Db, options: { q?: string; status?: Su
 				consentNote: newsletterSubscriber.consentNote,
 				consentAt: newsletterSubscriber.consentAt,
 				createdAt: newsletterSubscriber.createdAt,
+				townLabel: newsletterSubscriber.townLabel,
 			})
 			.from(newsletterSubscriber)
 			.where(condition)
@@ -96,20 +101,32 @@ export async function deleteSubscriberById(db: Db, id: string) {
 /** Rows per page of the export: one short statement (well under 100 ms on the embedded database). */
 const EXPORT_PAGE = 1_000
 
-const EXPORT_HEADER = ['email', 'statut', 'source', 'origine_du_consentement', 'date_du_consentement', 'version_politique', 'inscrit_le']
+const EXPORT_HEADER = [
+	'email',
+	'statut',
+	'source',
+	'origine_du_consentement',
+	'date_du_consentement',
+	'version_politique',
+	'inscrit_le',
+	'ville',
+]
 
 /**
  * The list as CSV, one page of rows at a time by keyset (never the whole list in memory, never one
  * long statement), through the site's one CSV writer (app/platform/csv-out.server.ts).
  */
-export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): ReadableStream<Uint8Array> {
+export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null, segment?: SubscriberSegment): ReadableStream<Uint8Array> {
+	const inSegment = segment ? segmentConditions(segment) : []
 	async function* pages() {
 		let after = ''
 		while (true) {
 			const rows = await db
 				.select()
 				.from(newsletterSubscriber)
-				.where(and(sql`${newsletterSubscriber.email} > ${after}`, status ? eq(newsletterSubscriber.status, status) : undefined))
+				.where(
+					and(sql`${newsletterSubscriber.email} > ${after}`, status ? eq(newsletterSubscriber.status, status) : undefined, ...inSegment),
+				)
 				.orderBy(asc(newsletterSubscriber.email))
 				.limit(EXPORT_PAGE)
 			if (rows.length === 0) return
@@ -122,6 +139,7 @@ export function exportSubscribersCsv(db: Db, status: SubscriberStatus | null): R
 				r.consentAt?.toISOString(),
 				r.policyVersion,
 				r.createdAt.toISOString(),
+				r.townLabel,
 			])
 		}
 	}

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { mailIdentity } from '#app/platform/auth-emails.server.tsx'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { newsletterCampaign, newsletterDelivery, newsletterSubscriber, type CampaignStatus } from '#app/platform/db/schema.ts'
+import {
+	newsletterCampaign,
+	newsletterDelivery,
+	newsletterSubscriber,
+	type CampaignAudience,
+	type CampaignStatus,
+} from '#app/platform/db/schema.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
 import { campaignBodyHtml, NewsletterMail, renderCampaign } from './mails.tsx'
@@ -21,6 +27,8 @@ export interface CampaignInput {
 	subject: string
 	preheader?: string
 	body: string
+	/** A concert's announcement: the fans near it; absent or null, every subscriber. */
+	audience?: CampaignAudience | null
 }
 
 const EDITABLE: CampaignStatus[] = ['draft', 'scheduled']
@@ -32,7 +40,7 @@ export async function getCampaign(db: Db, id: string): Promise<Campaign | undefi
 
 /** Creates a draft, or saves one (a campaign already sending or sent is never changed). */
 export async function saveCampaign(db: Db, input: CampaignInput & { id?: string; createdBy?: string }): Promise<Campaign | null> {
-	const values = { subject: input.subject, preheader: input.preheader ?? '', body: input.body }
+	const values = { subject: input.subject, preheader: input.preheader ?? '', body: input.body, audience: input.audience ?? null }
 	if (!input.id) {
 		const [row] = await db
 			.insert(newsletterCampaign)

@@ -14,6 +14,14 @@ import { getT } from '#app/platform/i18n.server.ts'
 /** Stands for each recipient's own unsubscribe address in a campaign rendered once for all. */
 export const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/__NEWSLETTER_RECIPIENT__'
 
+/** Stands for each recipient's own « change my town » address (features/towns), like the one above. */
+export const TOWN_PLACEHOLDER = 'https://town.invalid/__NEWSLETTER_RECIPIENT__'
+
+/** The page where a subscriber changes or removes their town: the same token as their unsubscribe link. */
+export function townUrl(env: Env, token: string) {
+	return `${env.SITE_URL}/newsletter/town?token=${encodeURIComponent(token)}`
+}
+
 export function unsubscribeUrl(env: Env, token: string) {
 	return `${env.SITE_URL}/unsubscribe?token=${encodeURIComponent(token)}`
 }
@@ -47,6 +55,8 @@ export function NewsletterMail(props: {
 	preheader: string
 	bodyHtml: string
 	unsubscribeUrl: string
+	/** The recipient's page to change or remove their town (none in a test send). */
+	townUrl?: string
 }) {
 	const { identity } = props
 	const t = getT()
@@ -62,6 +72,15 @@ export function NewsletterMail(props: {
 						{t('mail.newsletter.unsubscribeLink')}
 					</a>{' '}
 					{t('mail.newsletter.unsubscribeAfter')}
+					{props.townUrl ? (
+						<>
+							{' '}
+							<a href={props.townUrl} style={{ color: '#5d5b55', textDecoration: 'underline' }}>
+								{t('mail.newsletter.townLink')}
+							</a>{' '}
+							{t('mail.newsletter.townAfter')}
+						</>
+					) : null}
 				</>
 			}
 		>
@@ -90,6 +109,7 @@ export async function renderCampaign(
 			preheader={campaign.preheader}
 			bodyHtml={campaignBodyHtml(campaign.body)}
 			unsubscribeUrl={unsubscribe}
+			townUrl={unsubscribe === UNSUBSCRIBE_PLACEHOLDER ? TOWN_PLACEHOLDER : undefined}
 		/>
 	)
 	// Loaded on first use, like the other mails' renderer (platform/mail/mailer.server.ts): start-up stays light.
@@ -98,10 +118,10 @@ export async function renderCampaign(
 	return { html, text: toPlainText(html) }
 }
 
-export function personalise(rendered: RenderedCampaign, unsubscribe: string): RenderedCampaign {
+export function personalise(rendered: RenderedCampaign, unsubscribe: string, town: string): RenderedCampaign {
 	return {
-		html: rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
-		text: rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe),
+		html: rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe).replaceAll(TOWN_PLACEHOLDER, town),
+		text: rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe).replaceAll(TOWN_PLACEHOLDER, town),
 	}
 }
 

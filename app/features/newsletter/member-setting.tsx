@@ -1,10 +1,12 @@
-import { useFetcher } from 'react-router'
+import { Form, useFetcher, useNavigation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import type { SubscriberStatus } from '#app/platform/db/schema.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { useNewsletterLabels } from './labels.ts'
+import { TownField } from '#app/features/towns/town-field.tsx'
+import type { TownProblem } from '#app/features/towns/rules.ts'
 
 /**
  * The member's newsletter toggle: it reads and writes the very subscriber record of their address,
@@ -16,6 +18,8 @@ export function NewsletterSetting(props: {
 	/** The dashboard's home shows it too, and the toggle comes back there. */
 	back?: '/dashboard'
 	headingLevel?: 'h2' | 'h3'
+	/** The settings show the member's town too (kept on this same record): its label, or what was refused. */
+	town?: { label: string | null; problem: TownProblem | null; typed: string | null }
 }) {
 	const { t } = useTranslation()
 	const labels = useNewsletterLabels()
@@ -45,7 +49,45 @@ export function NewsletterSetting(props: {
 						{on ? t('newsletter.setting.turnOff') : t('newsletter.setting.turnOn')}
 					</Button>
 				</fetcher.Form>
+				{props.town ? <MemberTown {...props.town} subscribed={props.status !== null} /> : null}
 			</div>
 		</Card>
+	)
+}
+
+/** The member's town: a plain form posted to the settings page (errors come back next to the field). */
+function MemberTown(props: { label: string | null; problem: TownProblem | null; typed: string | null; subscribed: boolean }) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	if (!props.subscribed) {
+		return (
+			<p id="ville" className="text-sm text-muted lg:col-start-2">
+				{t('newsletter.setting.town.needsSubscription')}
+			</p>
+		)
+	}
+	return (
+		<Form method="post" action="/dashboard/settings#ville" id="ville" className="flex max-w-md scroll-mt-6 flex-col gap-3 lg:col-start-2">
+			<input type="hidden" name="intent" value="town" />
+			<p className="text-sm">
+				{props.label ? t('newsletter.setting.town.current', { town: props.label }) : t('newsletter.setting.town.none')}
+			</p>
+			<TownField
+				key={props.typed ?? props.label ?? ''}
+				defaultValue={props.typed ?? props.label}
+				problem={props.problem}
+				label={t('newsletter.setting.town.title')}
+			/>
+			<div className="flex flex-wrap gap-3">
+				<Button type="submit" name="townIntent" value="save" disabled={navigation.state !== 'idle'}>
+					{t('newsletter.setting.town.save')}
+				</Button>
+				{props.label ? (
+					<Button type="submit" name="townIntent" value="remove" variant="secondary" disabled={navigation.state !== 'idle'}>
+						{t('newsletter.setting.town.remove')}
+					</Button>
+				) : null}
+			</div>
+		</Form>
 	)
 }

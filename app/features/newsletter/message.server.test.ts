@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser'
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '#app/platform/env.server.ts'
-import { oneClickUrl, personalise, renderCampaign, unsubscribeUrl } from './mails.tsx'
+import { oneClickUrl, personalise, renderCampaign, townUrl, unsubscribeUrl } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
 
 const env = parseEnv({ SITE_URL: 'https://groupe.example', BAND_NAME: 'Le Groupe', CONTACT_EMAIL: 'contact@groupe.example' })
@@ -33,8 +33,10 @@ describe('a campaign message composed once and personalised per recipient', () =
 			const body = raw.toString('latin1').slice(raw.indexOf('\r\n\r\n'))
 			for (const line of body.split(/\r?\n/)) expect(line.length).toBeLessThanOrEqual(76)
 			const parsed = await simpleParser(raw)
-			const expected = personalise(rendered, unsubscribeUrl(env, token))
+			const expected = personalise(rendered, unsubscribeUrl(env, token), townUrl(env, token))
 			expect(parsed.html).toBe(expected.html)
+			// Each copy links to its recipient's own town page, beside the unsubscribe link.
+			expect(parsed.html).toContain(`href="${townUrl(env, token).replaceAll('&', '&amp;')}"`)
 			expect(parsed.text?.trim()).toBe(expected.text.trim())
 			expect(parsed.subject).toBe(subject)
 			expect(parsed.from?.value).toEqual([{ name: 'Le Groupe à l’œuvre', address: 'lettre@groupe.example' }])
@@ -55,7 +57,7 @@ describe('a campaign message composed once and personalised per recipient', () =
 			const rendered = await renderCampaign(site, { subject: 'Un mot', preheader: 'Bref', body: 'Bonjour' })
 			const message = await prepareCampaignMessage(site, { from: 'lettre@groupe.example', subject: 'Un mot', rendered })
 			const parsed = await simpleParser(await message.build({ to: 'lea@exemple.fr', token: 'jeton-42', messageKey: 'c3.1' }))
-			const expected = personalise(rendered, unsubscribeUrl(site, 'jeton-42'))
+			const expected = personalise(rendered, unsubscribeUrl(site, 'jeton-42'), townUrl(site, 'jeton-42'))
 			expect(parsed.html).toBe(expected.html)
 			expect(parsed.text?.trim()).toBe(expected.text.trim())
 		}

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto'
 // MailComposer is public API, documented under this path (nodemailer.com, « Extras » → « Mailcomposer »).
 import MailComposer from 'nodemailer/lib/mail-composer'
 import type { Env } from '#app/platform/env.server.ts'
-import { oneClickUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
+import { oneClickUrl, TOWN_PLACEHOLDER, townUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
 
 /*
  * The MIME message of each recipient's copy of a campaign, composed by nodemailer's MailComposer.
  * Composing a 13 kB message takes it milliseconds (6 ms on a busy 2-core machine), too slow for
  * thousands of copies a second, so it composes the campaign once, with marks where each copy
  * differs: the recipient's address, the message id, and the unsubscribe token in the
- * List-Unsubscribe header and in both bodies. Each copy is that message with the marks replaced,
+ * List-Unsubscribe header and in both bodies (the unsubscribe and town links). Each copy is that message with the marks replaced,
  * which costs microseconds. In the bodies (quoted-printable) a token goes between two soft line
  * breaks (« = » at a line's end, which decoding removes), so the lines around it keep their
  * length; a token's characters (those of encodeURIComponent) never need encoding there. A recipient
@@ -45,6 +45,8 @@ export async function prepareCampaignMessage(
 	const date = new Date()
 	const options = ({ to, token, messageKey }: Recipient): MailOptions => {
 		const link = unsubscribeUrl(env, token)
+		// The page to change or remove one's town carries the same token: its mark is replaced with the others.
+		const town = townUrl(env, token)
 		return {
 			from: input.from,
 			to,
@@ -58,8 +60,8 @@ export async function prepareCampaignMessage(
 				Precedence: 'bulk',
 				'Auto-Submitted': 'auto-generated',
 			},
-			text: input.rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
-			html: input.rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
+			text: input.rendered.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link).replaceAll(TOWN_PLACEHOLDER, town),
+			html: input.rendered.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link).replaceAll(TOWN_PLACEHOLDER, town),
 			textEncoding: 'quoted-printable',
 		}
 	}

@@ -1,9 +1,12 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
+import { TOKEN_PATTERN } from '#app/features/accounts/tokens.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { clientAddressOf, formatWait, type RuleName } from '#app/platform/rate-limit.server.ts'
 import { readSignedValue, signValue } from '#app/platform/signed-value.server.ts'
+import { readTownInput } from '#app/features/towns/town-input.server.ts'
+import { TOWN_CHOICE_FIELD, TOWN_FIELD } from '#app/features/towns/rules.ts'
 import { RESUBSCRIBE_WINDOW_MINUTES } from './rules.ts'
 import { SubscribeSchema, UnsubscribeRequestSchema } from './forms.ts'
 import {
@@ -53,21 +56,28 @@ export function newsletterSignupConstraint() {
 
 export async function subscribeAction(request: Request, formData: FormData) {
 	const submission = parseWithZod(formData, { schema: SubscribeSchema })
-	if (submission.status !== 'success') {
+	const town = readTownInput(formData)
+	const townProblem = town.kind === 'invalid' ? { message: town.message, choices: town.choices } : null
+	const typedTown = String(formData.get(TOWN_CHOICE_FIELD) || formData.get(TOWN_FIELD) || '')
+	if (submission.status !== 'success' || town.kind === 'invalid') {
 		// A bot filling every field fails here on the honeypot: it is told what a person would be.
-		if (formData.get('website')) return { newsletter: 'sent' as const, result: null }
-		return data({ newsletter: 'invalid' as const, result: submission.reply() }, { status: 400 })
+		if (formData.get('website')) return { newsletter: 'sent' as const, result: null, town: null, typedTown: '' }
+		return data({ newsletter: 'invalid' as const, result: submission.reply(), town: townProblem, typedTown }, { status: 400 })
 	}
 	// Per client address here; per recipient, where every mail is sent (app/platform/mail), silently.
 	const refused = await limited([['newsletterByAddress', clientAddressOf(request)]])
 	if (refused) {
 		return data(
-			{ newsletter: 'invalid' as const, result: submission.reply({ formErrors: [refused.message] }) },
+			{ newsletter: 'invalid' as const, result: submission.reply({ formErrors: [refused.message] }), town: null, typedTown },
 			{ status: 429, headers: { 'Retry-After': String(refused.retryAfter) } },
 		)
 	}
-	await requestSubscription(await newsletterContext(), { email: submission.value.email, source: 'landing' })
-	return { newsletter: 'sent' as const, result: null }
+	await requestSubscription(await newsletterContext(), {
+		email: submission.value.email,
+		source: 'landing',
+		town: town.kind === 'town' ? town.town : null,
+	})
+	return { newsletter: 'sent' as const, result: null, town: null, typedTown: '' }
 }
 
 /** `/unsubscribe` without a token: the link goes to the address if it is subscribed; the same answer anyway. */
@@ -126,6 +136,12 @@ export async function resubscribeFromPage(token: string, undo: string | null): P
 	if (subscriber.status === 'active') return 'resubscribed'
 	await requestSubscription(ctx, { email: subscriber.email, source: 'resubscribe' })
 	return 'confirmSent'
+}
+
+/** The per-subscriber token of a newsletter's links (`?token=`), when it has the shape of one. */
+export function subscriberTokenOf(request: Request): string | null {
+	const token = new URL(request.url).searchParams.get('token')
+	return token && TOKEN_PATTERN.test(token) ? token : null
 }
 
 /** « f•••@exemple.fr »: enough for the owner to recognise their address, little for anyone else. */

@@ -14,6 +14,7 @@ import type { Realtime } from '#app/platform/realtime.server.ts'
 import { renderCampaign } from './mails.tsx'
 import { prepareCampaignMessage } from './message.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
+import { audienceCondition } from './audience.server.ts'
 
 /*
  * Sending a campaign, in the background. A pg-boss job runs a slice of the send: it takes the
@@ -178,16 +179,19 @@ const FANOUT_SLICE = 2_000
  */
 async function writeDeliveries(db: Db, id: string): Promise<number> {
 	const [campaign] = await db
-		.select({ recipients: newsletterCampaign.recipients })
+		.select({ recipients: newsletterCampaign.recipients, audience: newsletterCampaign.audience })
 		.from(newsletterCampaign)
 		.where(eq(newsletterCampaign.id, id))
 	if (campaign?.recipients != null) return campaign.recipients
+	// A concert's announcement: only the fans near it (features/newsletter/audience.server.ts).
+	const near = audienceCondition(campaign?.audience ?? null)
+	const inAudience = near ? sql` and ${near}` : sql``
 	let after = ''
 	while (true) {
 		const result = await db.execute(sql`
 			with slice as (
 				select ${newsletterSubscriber.id} as id, ${newsletterSubscriber.email} as email from ${newsletterSubscriber}
-				where ${newsletterSubscriber.status} = 'active' and ${newsletterSubscriber.email} > ${after}
+				where ${newsletterSubscriber.status} = 'active' and ${newsletterSubscriber.email} > ${after}${inAudience}
 				order by ${newsletterSubscriber.email}
 				limit ${FANOUT_SLICE}
 			), written as (

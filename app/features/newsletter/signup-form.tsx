@@ -8,9 +8,16 @@ import { FormError } from '#app/components/ui/form-error.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { useEditedFields, validateOnServer } from '#app/components/forms/validation.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { TownField } from '#app/features/towns/town-field.tsx'
+import type { TownProblem } from '#app/features/towns/rules.ts'
 import type { SubscribeSchema } from './forms.ts'
 
-export type SignupResult = { newsletter: 'sent' | 'invalid'; result: SubmissionResult<string[]> | null }
+export type SignupResult = {
+	newsletter: 'sent' | 'invalid'
+	result: SubmissionResult<string[]> | null
+	town?: TownProblem | null
+	typedTown?: string
+}
 type Input = z.input<typeof SubscribeSchema>
 type Constraint = NonNullable<Parameters<typeof useForm<Input>>[0]['constraint']>
 
@@ -69,6 +76,7 @@ export function NewsletterSignup(props: { action: string; fallback?: SignupResul
 								/>
 							)}
 						</Field>
+						<TownField key={outcome?.typedTown ?? ''} defaultValue={outcome?.typedTown} problem={outcome?.town} />
 						{/* A field people never see nor reach; robots fill it in. */}
 						<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
 							<label>

@@ -1,7 +1,8 @@
-import { and, gte, isNotNull, lt, sql } from 'drizzle-orm'
+import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { sqlParisDate, sqlParisDay, sqlParisMidnight } from '#app/platform/time-zone.ts'
+import { regionOfTown } from '#app/features/towns/towns.server.ts'
 
 /*
  * Figures for the admin's stats screen: subscribers by status over time, and sends and failures per
@@ -72,4 +73,30 @@ export async function sendsPerDay(db: Db, from: Date, to: Date): Promise<SendDay
 		.groupBy(sqlParisDay(at))
 		.orderBy(sqlParisDay(at))
 	return rows.map((row) => ({ day: row.day, sent: Number(row.sent), failed: Number(row.failed) }))
+}
+
+/**
+ * Active subscribers by region now (features/towns: a French region, else a country), the most
+ * numerous first, and how many gave no town. Grouped by town in SQL, then by region here: the
+ * distinct towns are far fewer than the subscribers.
+ */
+export async function subscribersByRegion(db: Db): Promise<{ regions: { label: string; value: number }[]; withoutTown: number }> {
+	const rows = await db
+		.select({ townId: newsletterSubscriber.townId, n: sql<number>`count(*)::int` })
+		.from(newsletterSubscriber)
+		.where(eq(newsletterSubscriber.status, 'active'))
+		.groupBy(newsletterSubscriber.townId)
+	const regions = new Map<string, number>()
+	let withoutTown = 0
+	for (const row of rows) {
+		const region = row.townId === null ? null : regionOfTown(row.townId)
+		if (region === null) withoutTown += Number(row.n)
+		else regions.set(region, (regions.get(region) ?? 0) + Number(row.n))
+	}
+	return {
+		regions: [...regions]
+			.map(([label, value]) => ({ label, value }))
+			.sort((a, b) => b.value - a.value || a.label.localeCompare(b.label, 'fr')),
+		withoutTown,
+	}
 }

@@ -6,6 +6,7 @@ import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { addSubscriber, deleteSubscriberById, listSubscribers, parseStatus } from './admin.server.ts'
 import { newsletterContext } from './public.server.ts'
+import { parseSegment, segmentQuery } from './segment.server.ts'
 import { AddSubscriberSchema } from './forms.ts'
 import { SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 
@@ -21,11 +22,17 @@ export async function subscribersPageData(request: Request) {
 	const q = (params.get('q') ?? '').trim().slice(0, 200)
 	const status = parseStatus(params.get('status'))
 	const page = Number.parseInt(params.get('page') ?? '1', 10) || 1
-	const list = await listSubscribers((await newsletterContext()).db, { q, status, page })
+	const { segment, typedTown, townProblem } = parseSegment(params)
+	const list = await listSubscribers((await newsletterContext()).db, { q, status, page, segment })
 	return {
 		title: pageTitle(getT()('newsletter.admin.subscribers.metaTitle')),
 		q,
 		status,
+		segment,
+		typedTown,
+		townProblem,
+		/** The filters as a query string (no page): the pages' links and the export's. */
+		filters: segmentQuery(segment, { q, status }).toString(),
 		list,
 		constraint: getZodConstraint(AddSubscriberSchema),
 	}

@@ -16,10 +16,11 @@ import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate } from '#app/platform/time-zone.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { SUBSCRIBER_STATUSES } from '#app/platform/db/schema.ts'
+import { SUBSCRIBER_SOURCES, SUBSCRIBER_STATUSES } from '#app/platform/db/schema.ts'
 import { NewsletterNav, SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 import { useNewsletterLabels } from './labels.ts'
 import { AddSubscriberSchema } from './forms.ts'
+import { TownField } from '#app/features/towns/town-field.tsx'
 import type { subscribersPageData } from './subscribers-page.server.ts'
 
 /*
@@ -33,7 +34,7 @@ const TONES: Record<string, BadgeTone> = { active: 'success', pending: 'warning'
 
 export function SubscribersPage({ loaderData, lastResult }: { loaderData: PageData; lastResult?: SubmissionResult<string[]> }) {
 	const { t } = useTranslation()
-	const exportUrl = `${HERE}.csv${loaderData.status ? `?status=${loaderData.status}` : ''}`
+	const exportUrl = `${HERE}.csv${loaderData.filters ? `?${loaderData.filters}` : ''}`
 	return (
 		<div className="flex flex-col gap-6">
 			<PageHeader
@@ -57,7 +58,7 @@ export function SubscribersPage({ loaderData, lastResult }: { loaderData: PageDa
 					<h2 id="abonnes-titre" className="sr-only">
 						{t('newsletter.admin.nav.subscribers')}
 					</h2>
-					<SubscriberSearch q={loaderData.q} status={loaderData.status} />
+					<SubscriberSearch loaderData={loaderData} />
 					<p className="text-sm text-muted" role="status">
 						{t('newsletter.admin.subscribers.count', { count: loaderData.list.total })}
 					</p>
@@ -70,29 +71,65 @@ export function SubscribersPage({ loaderData, lastResult }: { loaderData: PageDa
 	)
 }
 
-function SubscriberSearch(props: { q: string; status: PageData['status'] }) {
+function SubscriberSearch({ loaderData }: { loaderData: PageData }) {
 	const { t } = useTranslation()
 	const labels = useNewsletterLabels()
+	const { segment } = loaderData
 	return (
-		<Form method="get" role="search" className="flex flex-wrap items-end gap-3">
-			<Field label={t('newsletter.admin.subscribers.search')} className="min-w-48 flex-1">
-				{(control) => (
-					<Input {...control} type="search" name="q" defaultValue={props.q} placeholder={t('newsletter.signup.emailPlaceholder')} />
-				)}
-			</Field>
-			<Field label={t('newsletter.admin.subscribers.status')}>
-				{(control) => (
-					<Select {...control} name="status" defaultValue={props.status ?? ''}>
-						<option value="">{t('newsletter.admin.subscribers.allStatuses')}</option>
-						{SUBSCRIBER_STATUSES.map((s) => (
-							<option key={s} value={s}>
-								{labels.status(s)}
-							</option>
-						))}
-					</Select>
-				)}
-			</Field>
-			<Button type="submit" variant="secondary">
+		<Form method="get" role="search" className="flex flex-col gap-3">
+			<div className="flex flex-wrap items-end gap-3">
+				<Field label={t('newsletter.admin.subscribers.search')} className="min-w-48 flex-1">
+					{(control) => (
+						<Input {...control} type="search" name="q" defaultValue={loaderData.q} placeholder={t('newsletter.signup.emailPlaceholder')} />
+					)}
+				</Field>
+				<Field label={t('newsletter.admin.subscribers.status')}>
+					{(control) => (
+						<Select {...control} name="status" defaultValue={loaderData.status ?? ''}>
+							<option value="">{t('newsletter.admin.subscribers.allStatuses')}</option>
+							{SUBSCRIBER_STATUSES.map((s) => (
+								<option key={s} value={s}>
+									{labels.status(s)}
+								</option>
+							))}
+						</Select>
+					)}
+				</Field>
+				<Field label={t('newsletter.admin.segments.source')}>
+					{(control) => (
+						<Select {...control} name="source" defaultValue={segment.source ?? ''}>
+							<option value="">{t('newsletter.admin.segments.allSources')}</option>
+							{SUBSCRIBER_SOURCES.map((source) => (
+								<option key={source} value={source}>
+									{labels.source(source)}
+								</option>
+							))}
+						</Select>
+					)}
+				</Field>
+			</div>
+			<div className="flex flex-wrap items-start gap-3">
+				<Field label={t('newsletter.admin.segments.from')}>
+					{(control) => <Input {...control} type="date" name="from" defaultValue={segment.from ?? ''} />}
+				</Field>
+				<Field label={t('newsletter.admin.segments.to')}>
+					{(control) => <Input {...control} type="date" name="to" defaultValue={segment.to ?? ''} />}
+				</Field>
+				<Field label={t('newsletter.admin.segments.km')} className="w-28">
+					{(control) => <Input {...control} type="number" name="km" min={10} max={1000} step={10} defaultValue={segment.radiusKm} />}
+				</Field>
+				<div className="min-w-56 flex-1">
+					<TownField
+						key={loaderData.typedTown}
+						name="ville"
+						defaultValue={loaderData.typedTown}
+						problem={loaderData.townProblem}
+						label={t('newsletter.admin.segments.town')}
+						hint={t('newsletter.admin.segments.townHint')}
+					/>
+				</div>
+			</div>
+			<Button type="submit" variant="secondary" className="self-start">
 				<Search aria-hidden="true" />
 				{t('newsletter.admin.subscribers.filter')}
 			</Button>
@@ -165,8 +202,7 @@ function SubscriberPages({ loaderData }: { loaderData: PageData }) {
 	const { t } = useTranslation()
 	const { list } = loaderData
 	if (list.pages <= 1) return null
-	const pageUrl = (page: number) =>
-		`${HERE}?${new URLSearchParams({ ...(loaderData.q ? { q: loaderData.q } : {}), ...(loaderData.status ? { status: loaderData.status } : {}), page: String(page) })}`
+	const pageUrl = (page: number) => `${HERE}?${loaderData.filters ? `${loaderData.filters}&` : ''}page=${page}`
 	return (
 		<nav aria-label={t('newsletter.admin.subscribers.pages')} className="flex items-center gap-4 text-sm">
 			{list.page > 1 ? (

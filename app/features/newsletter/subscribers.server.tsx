@@ -15,6 +15,8 @@ import { ConfirmSubscriptionMail, unsubscribeUrl, UnsubscribeLinkMail } from './
 import { CONFIRM_TTL_HOURS, PENDING_PURGE_DAYS, POLICY_VERSION } from './rules.ts'
 import { hashToken, newSecret } from '#app/platform/random-token.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
+import { townColumns } from './town-columns.ts'
+import type { Town } from '#app/features/towns/towns.server.ts'
 
 /*
  * Subscribers: double opt-in, unsubscribe and the member's toggle, all on one row per address.
@@ -49,12 +51,21 @@ export async function findSubscriber(db: Db, email: string): Promise<Subscriber 
  * Asks for a subscription: the address gets a confirmation mail (or nothing, if it is active already);
  * its status changes only when the link is followed. Returns nothing the caller could show.
  */
-export async function requestSubscription(ctx: NewsletterContext, input: { email: string; source: SubscriberSource }): Promise<void> {
+export async function requestSubscription(
+	ctx: NewsletterContext,
+	input: { email: string; source: SubscriberSource; town?: Town | null },
+): Promise<void> {
 	const email = normaliseEmail(input.email)
 	const existing = await findSubscriber(ctx.db, email)
+	// An active address's town changes only through its own links (features/newsletter/town.server.ts):
+	// anyone may type an address here.
 	if (existing?.status === 'active') return
 	const token = newSecret()
-	const confirm = { confirmTokenHash: hash(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000) }
+	const confirm = {
+		confirmTokenHash: hash(token),
+		confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000),
+		...(input.town ? townColumns(input.town) : {}),
+	}
 	if (existing) {
 		await ctx.db.update(newsletterSubscriber).set(confirm).where(eq(newsletterSubscriber.id, existing.id))
 	} else {
@@ -174,6 +185,7 @@ export async function memberNewsletterData(db: Db, email: string) {
 					createdAt: row.createdAt.toISOString(),
 					unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
 					bouncedAt: row.bouncedAt?.toISOString() ?? null,
+					town: row.townLabel,
 				}
 			: null,
 		issues: issues.map((issue) => ({ subject: issue.subject, status: issue.status, sentAt: issue.sentAt?.toISOString() ?? null })),

@@ -6,6 +6,7 @@ import { CONFIRM_TTL_HOURS, DELIVERY_RECORD_DAYS, PENDING_PURGE_DAYS } from '#ap
 import { RESET_PASSWORD_TTL_SECONDS, SESSION_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS } from '#app/platform/auth.server.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
 import { CODE_RETENTION } from '#app/features/codes/rules.ts'
+import { COORDINATE_DECIMALS, DEFAULT_RADIUS_KM, TOWN_MIN_POPULATION } from '#app/features/towns/rules.ts'
 import { getBand } from './band.server.ts'
 import { renderMarkdown } from './markdown.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
@@ -45,6 +46,10 @@ function values(siteUrl: string): Record<string, string> {
 		newsletterPendingDays: String(PENDING_PURGE_DAYS),
 		newsletterConfirmHours: String(CONFIRM_TTL_HOURS),
 		newsletterDeliveryMonths: String(Math.round(DELIVERY_RECORD_DAYS / 30.4)),
+		// A degree of latitude is some 111 km: two decimals keep a town to about a kilometre.
+		townPrecisionKm: String(Math.max(1, Math.round(111 / 10 ** COORDINATE_DECIMALS))),
+		townMinPopulation: new Intl.NumberFormat('fr-FR').format(TOWN_MIN_POPULATION),
+		announceRadiusKm: String(DEFAULT_RADIUS_KM),
 	}
 }
 

@@ -162,6 +162,9 @@ export const media = pgTable(
 
 export { EVENT_STATUSES, type EventStatus }
 
+export const COORDINATE_SOURCES = ['town', 'manual', 'unresolved'] as const
+export type CoordinateSource = (typeof COORDINATE_SOURCES)[number]
+
 /**
  * A show. Times are instants (UTC in the database), entered and shown in Paris time. A draft is
  * visible only to admins; `publishedAt` is set the first time it is published.
@@ -182,6 +185,13 @@ export const event = pgTable(
 		country: text('country').notNull().default('FR'),
 		latitude: doublePrecision('latitude'),
 		longitude: doublePrecision('longitude'),
+		/**
+		 * Where the coordinates come from: `town` (the town list, `townId`, from the city and country),
+		 * `manual` (typed by an admin), `unresolved` (a city the list does not know); null until the
+		 * venue has been looked up (events older than the town list, features/events/venue-place.server.ts).
+		 */
+		coordinatesSource: text('coordinates_source', { enum: COORDINATE_SOURCES }),
+		townId: integer('town_id'),
 		ticketUrl: text('ticket_url'),
 		priceText: text('price_text'),
 		status: text('status', { enum: EVENT_STATUSES }).notNull().default('scheduled'),

@@ -38,7 +38,7 @@ export interface Database {
 
 /**
  * The channel the database's triggers signal on when a statement changes what a member's session
- * shows (their account, sessions, avatars, unlocked contents): drizzle/0011_member_change_signal.sql.
+ * shows (their account, sessions, avatars, unlocked contents): drizzle/0014_member_change_signal.sql.
  */
 export const MEMBER_CHANGE_CHANNEL = 'band_member_change'
 

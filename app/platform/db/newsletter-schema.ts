@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { user } from './base-schema.ts'
 
 /* The newsletter (features/newsletter): subscribers, campaigns, deliveries and pending imports. */
@@ -40,11 +41,39 @@ export const newsletterSubscriber = pgTable(
 		unsubscribeToken: text('unsubscribe_token').notNull().unique(),
 		unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
 		bouncedAt: timestamp('bounced_at', { withTimezone: true }),
+		/**
+		 * The town the subscriber chose, if any (features/towns): its id in the town list, its label
+		 * and its coordinates, as the server resolved them. Never an address.
+		 */
+		townId: integer('town_id'),
+		townLabel: text('town_label'),
+		latitude: doublePrecision('latitude'),
+		longitude: doublePrecision('longitude'),
 		createdAt: createdAt(),
 		updatedAt: updatedAt(),
 	},
-	(t) => [index('newsletter_subscriber_status_idx').on(t.status, t.createdAt)],
+	(t) => [
+		index('newsletter_subscriber_status_idx').on(t.status, t.createdAt),
+		// A concert's audience: active subscribers in a latitude band first, then the exact distance.
+		index('newsletter_subscriber_place_idx')
+			.on(t.latitude, t.longitude)
+			.where(sql`${t.status} = 'active' and ${t.latitude} is not null`),
+	],
 )
+
+/** A concert's announcement: the subscribers within `radiusKm` of its venue (and those without a town, if asked). */
+export interface CampaignAudience {
+	kind: 'radius'
+	eventId: string
+	/** « Le Transbordeur, Lyon »: the venue as the admin saw it. */
+	venue: string
+	latitude: number
+	longitude: number
+	radiusKm: number
+	includeNoTown: boolean
+	/** The audience's size when the campaign was last saved (the send's own count is `recipients`). */
+	countAtSave: number
+}
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'cancelled'] as const
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number]
@@ -62,8 +91,14 @@ export const newsletterCampaign = pgTable(
 		scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
 		startedAt: timestamp('started_at', { withTimezone: true }),
 		finishedAt: timestamp('finished_at', { withTimezone: true }),
-		/** How many deliveries the send wrote (the active subscribers when it started). */
+		/** How many deliveries the send wrote (the active subscribers when it started, in its audience). */
 		recipients: integer('recipients'),
+		/**
+		 * Who it goes to: null for every active subscriber; a concert's announcement to the fans near
+		 * it (features/newsletter/audience.server.ts), with the venue's coordinates as they were when
+		 * the admin chose, and the count the admin saw.
+		 */
+		audience: jsonb('audience').$type<CampaignAudience>(),
 		/** The process sending it now, and when it last said so (a lease: a dead sender's lapses). */
 		runnerId: text('runner_id'),
 		heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),

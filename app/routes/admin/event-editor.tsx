@@ -9,6 +9,7 @@ import { eventEditorData, previewDescription, savedFlash } from '#app/features/e
 import { isPastEvent } from '#app/features/events/events.server.ts'
 import { EVENT_FORM_MESSAGES, EventFormSchema, eventValuesFrom } from '#app/features/events/forms.ts'
 import { EVENT_LIST_PATH as LIST } from '#app/features/events/list/list-url.ts'
+import { venuePlace } from '#app/features/events/venue-place.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -19,7 +20,7 @@ import { httpError } from '#app/platform/http-error.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('admin.events', 'events.status', 'media', 'setlist')
+export const handle = routeStrings('admin.events', 'events.status', 'media', 'setlist', 'newsletter.announce')
 
 /*
  * The event editor, /dashboard/admin/events/:eventId (`new` for an event not stored yet). The form
@@ -78,7 +79,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 	const submission = parseWithZod(formData, { schema: EventFormSchema })
 	if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
-	const values = eventValuesFrom(submission.value)
+	const choice = formData.get('venueTown')
+	const placed = venuePlace(eventValuesFrom(submission.value), existing, typeof choice === 'string' && choice ? choice : null)
+	if (placed.status === 'ambiguous') {
+		const cityError = { city: [getT()('admin.events.place.ambiguous', { city: submission.value.city })] }
+		return data({ intent, result: submission.reply({ fieldErrors: cityError }), venueChoices: placed.choices }, { status: 400 })
+	}
+	const values = { ...eventValuesFrom(submission.value), ...placed.place }
 	if (values.coverId && values.coverId !== existing?.coverId && !(await coverExists(db, values.coverId))) {
 		return data({ intent, result: submission.reply({ fieldErrors: { coverId: [EVENT_FORM_MESSAGES.cover()] } }) }, { status: 400 })
 	}
@@ -99,7 +106,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EventEditor({ loaderData, actionData }: Route.ComponentProps) {
 	const lastResult = actionData && 'result' in actionData ? actionData.result : undefined
-	return <EventEditorForm key={loaderData.formKey} loaderData={loaderData} lastResult={lastResult} />
+	const venueChoices = actionData && 'venueChoices' in actionData ? (actionData.venueChoices as string[]) : undefined
+	return <EventEditorForm key={loaderData.formKey} loaderData={loaderData} lastResult={lastResult} venueChoices={venueChoices} />
 }
 
 /** Inside the admin's frame: an unknown event is a 404 with a way back to the list. */

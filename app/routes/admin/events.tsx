@@ -10,7 +10,7 @@ import { httpError } from '#app/platform/http-error.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('admin.events', 'events.status')
+export const handle = routeStrings('admin.events', 'events.status', 'newsletter.announce')
 
 /*
  * The admin's list of events, /dashboard/admin/events (?tab=, ?q=, ?page=): the page is

@@ -15,6 +15,10 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { formatDateTime, instantToParisWallClock, parisWallClockToInstant } from '#app/platform/time-zone.ts'
 import { CampaignPreview } from '#app/features/newsletter/campaign-preview.tsx'
+import { announcementDraft, audienceView } from '#app/features/newsletter/announce.server.ts'
+import { AudiencePanel } from '#app/features/newsletter/audience-panel.tsx'
+import { countAudience, readAudienceInput } from '#app/features/newsletter/audience.server.ts'
+import { MAX_RADIUS_KM, MIN_RADIUS_KM } from '#app/features/towns/rules.ts'
 import { CampaignProgress } from '#app/features/newsletter/campaign-progress.tsx'
 import { useNewsletterLabels } from '#app/features/newsletter/labels.ts'
 import {
@@ -58,7 +62,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const ctx = await newsletterContext()
 	const campaign = params.campaignId === 'new' ? null : await getCampaign(ctx.db, params.campaignId)
 	if (params.campaignId !== 'new' && !campaign) throw redirect(LIST)
-	const draft = { subject: campaign?.subject ?? '', preheader: campaign?.preheader ?? '', body: campaign?.body ?? '' }
+	// « Annoncer aux fans proches » from an event: a new campaign written from it, with its audience.
+	const announced = campaign ? null : new URL(request.url).searchParams.get('event')
+	const announcement = announced ? await announcementDraft(ctx.db, ctx.env, announced) : null
+	const draft = campaign
+		? { subject: campaign.subject, preheader: campaign.preheader, body: campaign.body }
+		: (announcement ?? { subject: '', preheader: '', body: '' })
 	return {
 		title: pageTitle(getT()('newsletter.admin.compose.metaTitle')),
 		id: campaign?.id ?? null,
@@ -72,6 +81,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		adminEmail: admin.email,
 		smtpConfigured: Boolean((await getPlatform()).env.SMTP_URL),
 		constraint: getZodConstraint(CampaignSchema),
+		audience: await audienceView(ctx.db, { stored: campaign?.audience ?? null, eventId: announcement ? announced : null }),
+		recipients: campaign?.recipients ?? null,
 	}
 }
 
@@ -116,7 +127,18 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const sent = await sendTestCampaign(ctx, submission.value, admin.email)
 		return data({ result: submission.reply(), tested: sent.ok ? admin.email : null })
 	}
-	const saved = await saveCampaign(ctx.db, { ...submission.value, id, createdBy: admin.id })
+	const audience = await readAudienceInput(ctx.db, formData)
+	if (audience.kind === 'invalid') {
+		const t = getT()
+		const message =
+			audience.field === 'event'
+				? t('newsletter.announce.audience.noEvent')
+				: t('newsletter.announce.audience.badRadius', { min: MIN_RADIUS_KM, max: MAX_RADIUS_KM })
+		return data({ result: submission.reply(), audienceError: message }, { status: 400 })
+	}
+	const rule = audience.kind === 'radius' ? { ...audience.audience, countAtSave: 0 } : null
+	if (rule) rule.countAtSave = await countAudience(ctx.db, rule)
+	const saved = await saveCampaign(ctx.db, { ...submission.value, audience: rule, id, createdBy: admin.id })
 	// Already sending or sent (a double-clicked « Envoyer »): the campaign is left as it is.
 	if (!saved) return redirectWithFlash(id ? here(id) : LIST, { type: 'info', key: 'newsletter.admin.flash.tooLate' })
 	if (intent === 'save') return redirectWithFlash(here(saved.id), { type: 'success', key: 'newsletter.admin.flash.saved' })
@@ -202,7 +224,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 			) : null}
 			<div className="grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
 				<Form method="post" className="flex flex-col gap-5" onChange={refreshPreview} {...getFormProps(form)}>
-					<fieldset disabled={!editable} className="flex flex-col gap-5">
+					<fieldset disabled={!editable} className="flex min-w-0 flex-col gap-5">
 						<FormError id={form.errorId} errors={form.errors} />
 						{actionData && 'tested' in actionData && actionData.tested ? (
 							<p role="status" className="rounded-control border border-success/40 bg-success/10 px-4 py-3 text-sm">
@@ -223,6 +245,13 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 						<Field label={t('newsletter.admin.compose.body')} hint={t('newsletter.admin.compose.bodyHint')} errors={fields.body.errors}>
 							{(control) => <Textarea {...getTextareaProps(fields.body)} {...control} rows={16} className="font-mono text-sm" />}
 						</Field>
+						{loaderData.audience ? (
+							<AudiencePanel
+								view={loaderData.audience}
+								error={actionData && 'audienceError' in actionData ? (actionData.audienceError as string) : null}
+								sentTo={editable ? null : loaderData.recipients}
+							/>
+						) : null}
 						<div className="flex flex-wrap gap-3">
 							<Button type="submit" name="intent" value="save" variant="secondary" disabled={busy('save')}>
 								{t('newsletter.admin.compose.save')}
@@ -248,7 +277,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 								disabled={navigation.state !== 'idle'}
 								aria-describedby={noRelay === 'send' ? 'relais-envoi' : undefined}
 							>
-								{t('newsletter.admin.compose.sendNow')}
+								{loaderData.audience?.placed ? t('newsletter.announce.sendNow') : t('newsletter.admin.compose.sendNow')}
 							</Button>
 							{noRelay === 'send' ? <NoRelay id="relais-envoi" intent="send" /> : null}
 							<div className="flex flex-wrap items-end gap-3">

@@ -5,7 +5,7 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('newsletter', 'auth.validation')
+export const handle = routeStrings('newsletter', 'auth.validation', 'towns.field')
 
 /*
  * The subscriber list, /dashboard/admin/newsletter/subscribers: search by address, filter by status,

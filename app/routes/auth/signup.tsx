@@ -23,9 +23,11 @@ import { lazyT } from '#app/i18n/schema-messages.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import { authPageData } from '#app/features/accounts/auth-page.server.ts'
 import { authPageMeta } from '#app/features/accounts/auth-page.ts'
+import { TownField } from '#app/features/towns/town-field.tsx'
+import { readTownInput } from '#app/features/towns/town-input.server.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('auth.signup', 'newsletter.signupOptIn')
+export const handle = routeStrings('auth.signup', 'newsletter.signupOptIn', 'towns.field')
 
 const SignUpSchema = z.object({
 	name: nameField,
@@ -56,8 +58,11 @@ export async function action({ request }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, {
 		schema: SignUpSchema.superRefine(refuseWeakPassword('password', (value) => value)),
 	})
-	if (submission.status !== 'success') {
-		return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
+	// The town goes with the newsletter's record: read only when the newsletter is asked for.
+	const town = formData.get('newsletter') === 'on' ? readTownInput(formData) : ({ kind: 'empty' } as const)
+	const townProblem = town.kind === 'invalid' ? { message: town.message, choices: town.choices } : null
+	if (submission.status !== 'success' || townProblem) {
+		return data({ ...submission.reply({ hideFields: ['password'] }), town: townProblem }, { status: 400 })
 	}
 	const { name, email, password } = submission.value
 	const redirectTo = submission.value.redirectTo ? safeRedirect(submission.value.redirectTo) : null
@@ -66,16 +71,19 @@ export async function action({ request }: Route.ActionArgs) {
 	const outcome = await signUpWithPassword(request, { name, email, password }, redirectTo)
 	// Asked for whether the account was new or not, so that the answer reveals nothing.
 	if (submission.value.newsletter && outcome.ok !== false) {
-		await requestSubscription(await newsletterContext(), { email, source: 'signup' })
+		await requestSubscription(await newsletterContext(), { email, source: 'signup', town: town.kind === 'town' ? town.town : null })
 	}
 	if (outcome.ok === 'check-inbox') {
 		const signin = redirectTo ? `/auth/signin?${new URLSearchParams({ redirectTo })}` : '/auth/signin'
 		return redirectWithFlash(signin, { type: 'info', key: 'auth.flash.checkInbox' })
 	}
-	return data(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), {
-		status: outcome.status,
-		headers: failureHeaders(outcome),
-	})
+	return data(
+		{ ...submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), town: null },
+		{
+			status: outcome.status,
+			headers: failureHeaders(outcome),
+		},
+	)
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
@@ -125,6 +133,12 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 					{...getInputProps(fields.newsletter, { type: 'checkbox' })}
 					label={t('newsletter.signupOptIn.label')}
 					hint={t('newsletter.signupOptIn.hint')}
+				/>
+				<TownField
+					key={String(actionData?.initialValue?.town ?? '')}
+					defaultValue={String(actionData?.initialValue?.town ?? '')}
+					problem={actionData?.town}
+					hint={t('towns.field.signupHint')}
 				/>
 				<Button type="submit" size="lg" className="mt-1 w-full" disabled={navigation.state === 'submitting'}>
 					{navigation.state === 'submitting' ? t('auth.signup.submitting') : t('auth.signup.submit')}

@@ -14,7 +14,10 @@ import { formatDay } from '#app/platform/time-zone.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import { cachedNextEvents } from '#app/features/events/cache.server.ts'
-import { MemberUpcoming } from '#app/features/events/member-upcoming.tsx'
+import { MemberUpcoming, NearYou } from '#app/features/events/member-upcoming.tsx'
+import { eventsNear } from '#app/features/events/near.server.ts'
+import { memberTown } from '#app/features/newsletter/town.server.ts'
+import { DEFAULT_RADIUS_KM } from '#app/features/towns/rules.ts'
 import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
 import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
 
@@ -26,6 +29,7 @@ export const handle = routeStrings(
 	'newsletter.setting',
 	'newsletter.status',
 	'newsletter.admin',
+	'towns.field',
 )
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
@@ -39,17 +43,24 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const profile = await getSessionProfile(request)
-	const [contents, next, newsletter] = await Promise.all([
+	const [contents, next, newsletter, town] = await Promise.all([
 		memberContents(database.db, env, user.id),
 		// The public list (the same for everyone, kept in memory a few seconds).
 		cachedNextEvents(database.db, NEXT_EVENTS),
 		memberNewsletterStatus(database.db, user.email),
+		memberTown(database.db, user.email),
 	])
+	const place = town?.latitude != null && town.longitude != null ? { latitude: town.latitude, longitude: town.longitude } : null
 	return {
 		contents,
 		events: next.events,
 		hasPast: next.hasPast,
 		newsletter,
+		near: {
+			town: place ? (town?.townLabel ?? null) : null,
+			radiusKm: DEFAULT_RADIUS_KM,
+			events: place ? await eventsNear(database.db, place, DEFAULT_RADIUS_KM) : [],
+		},
 		title: pageTitle(getT()('dashboard.home.metaTitle')),
 		name: profile?.name ?? user.name,
 		memberSince: profile?.createdAt ?? null,
@@ -99,10 +110,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
 					</>
 				)}
 			</section>
-			{/*
-			 * Planned, not built: « Près de chez vous », the shows near a member's town, comes here as its
-			 * own section above the concerts once members can give their town.
-			 */}
+			<NearYou {...loaderData.near} className="mt-12" />
 			<MemberUpcoming events={loaderData.events} hasPast={loaderData.hasPast} className="mt-12" />
 			<div className="mt-12">
 				<NewsletterSetting status={loaderData.newsletter} back="/dashboard" headingLevel="h2" />

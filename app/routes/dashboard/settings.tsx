@@ -2,6 +2,7 @@ import { getZodConstraint } from '@conform-to/zod/v4'
 import type { Route } from './+types/settings'
 import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
 import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
+import { memberTown, memberTownAction } from '#app/features/newsletter/town.server.ts'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { currentSessionId, requireUser } from '#app/features/accounts/session.server.ts'
@@ -27,7 +28,15 @@ import { getPlatform } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('settings', 'media', 'newsletter.setting', 'newsletter.status', 'newsletter.admin', 'auth.validation')
+export const handle = routeStrings(
+	'settings',
+	'media',
+	'newsletter.setting',
+	'newsletter.status',
+	'towns.field',
+	'newsletter.admin',
+	'auth.validation',
+)
 
 /*
  * /dashboard/settings: the member's account, section by section (features/accounts/settings).
@@ -44,9 +53,13 @@ export function headers(args: Route.HeadersArgs) {
 	return retryAfterHeaders(args)
 }
 
-export async function loader({
-	request,
-}: Route.LoaderArgs): Promise<SettingsData & { title: string; newsletter: Awaited<ReturnType<typeof memberNewsletterStatus>> }> {
+export async function loader({ request }: Route.LoaderArgs): Promise<
+	SettingsData & {
+		title: string
+		newsletter: Awaited<ReturnType<typeof memberNewsletterStatus>>
+		town: Awaited<ReturnType<typeof memberTown>>
+	}
+> {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const db = database.db
@@ -75,6 +88,7 @@ export async function loader({
 		linkable: configuredProviders(env).filter((p) => !linked.has(p.id)),
 		sessions: await listActiveSessions(db, user.id, sessionId),
 		newsletter: await memberNewsletterStatus(db, user.email),
+		town: await memberTown(db, user.email),
 		emailSent: params.get('email') === 'sent',
 		linkNotice: linkNotice(params),
 		constraint: {
@@ -88,9 +102,23 @@ export async function loader({
 
 export async function action({ request }: Route.ActionArgs) {
 	const user = await requireUser(request)
-	return settingsAction(request, user, await request.formData())
+	const formData = await request.formData()
+	if (formData.get('intent') === 'town') return memberTownAction(user, formData)
+	return settingsAction(request, user, formData)
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-	return <SettingsPage loaderData={loaderData} actionData={actionData} newsletter={<NewsletterSetting status={loaderData.newsletter} />} />
+	const town = actionData && 'townProblem' in actionData ? actionData : null
+	return (
+		<SettingsPage
+			loaderData={loaderData}
+			actionData={actionData && !('townProblem' in actionData) ? actionData : undefined}
+			newsletter={
+				<NewsletterSetting
+					status={loaderData.newsletter}
+					town={{ label: loaderData.town?.townLabel ?? null, problem: town?.townProblem ?? null, typed: town?.typedTown ?? null }}
+				/>
+			}
+		/>
+	)
 }

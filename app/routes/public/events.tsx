@@ -6,6 +6,8 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { cachedEventsPage } from '#app/features/events/cache.server.ts'
+import { SortByTown } from '#app/features/events/sort-by-town.tsx'
+import { sortedForTown } from '#app/features/events/sort-by-town.server.ts'
 import { getBand, pageTitle } from '#app/features/site/band.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/platform/env.server.ts'
@@ -14,7 +16,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('events')
+export const handle = routeStrings('events', 'towns.field')
 
 export function meta({ loaderData }: Route.MetaArgs) {
 	if (!loaderData) return []
@@ -45,6 +47,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	// /events?page=1 and nonsense pages lead to the list itself; past the end, to its last page.
 	if (page === null || (raw !== null && page === 1)) throw redirect('/events')
 	const list = await cachedEventsPage(await getDb(), page)
+	// ?ville=: the upcoming shows sorted by distance from a town the visitor typed (nothing kept).
+	const nearTown = await sortedForTown(await getDb(), url.searchParams)
 	if (page > list.pageCount) throw redirect(list.pageCount > 1 ? `/events?page=${list.pageCount}` : '/events')
 	const t = getT()
 	const band = getBand()
@@ -56,6 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		calendarTitle: t('events.calendar.name', { band: band.name }),
 		canonical: page > 1 ? `${siteUrl}/events?page=${page}` : `${siteUrl}/events`,
 		calendarUrl: `${siteUrl}/events.ics`,
+		nearTown,
 	}
 }
 
@@ -87,6 +92,8 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 				) : null}
 			</header>
 
+			{totals.upcoming > 0 && page === 1 ? <SortByTown nearTown={loaderData.nearTown} /> : null}
+
 			{nothingAtAll ? (
 				<EmptyState
 					className="mt-12"
@@ -110,7 +117,16 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 				</section>
 			) : null}
 
-			{upcoming.length > 0 ? (
+			{loaderData.nearTown?.events ? (
+				<section aria-labelledby="a-venir" className="mt-12">
+					<h2 id="a-venir" className="font-display text-headline tracking-display uppercase">
+						{t('events.near.title', { town: loaderData.nearTown.town })}
+					</h2>
+					<div className="mt-6">
+						<EventList events={loaderData.nearTown.events} headingLevel={3} />
+					</div>
+				</section>
+			) : upcoming.length > 0 ? (
 				<section aria-labelledby="a-venir" className="mt-12">
 					<h2 id="a-venir" className="font-display text-headline tracking-display uppercase">
 						{page > 1 ? t('events.list.upcomingContinued') : t('events.list.upcoming')}

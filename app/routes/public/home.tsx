@@ -16,7 +16,7 @@ import type { loader as rootLoader } from '#app/root.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('home', 'events', 'newsletter.signup')
+export const handle = routeStrings('home', 'events', 'newsletter.signup', 'towns.field')
 
 export function meta({ loaderData: data }: Route.MetaArgs) {
 	if (!data) return []

@@ -6,10 +6,10 @@ import type { Route } from './+types/unsubscribe'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { FormError } from '#app/components/ui/form-error.tsx'
-import { TOKEN_PATTERN } from '#app/features/accounts/tokens.server.ts'
 import {
 	limitTokenAction,
 	maskEmail,
+	subscriberTokenOf,
 	newsletterContext,
 	requestUnsubscribeLinkAction,
 	resubscribeFromPage,
@@ -34,11 +34,6 @@ export const handle = routeStrings('newsletter.unsubscribe', 'newsletter.signup'
  */
 type State = 'ask' | 'confirm' | 'done' | 'resubscribed' | 'confirmSent' | 'linkSent' | 'invalid'
 
-function tokenOf(request: Request): string | null {
-	const token = new URL(request.url).searchParams.get('token')
-	return token && TOKEN_PATTERN.test(token) ? token : null
-}
-
 export function meta({ loaderData }: Route.MetaArgs) {
 	return privatePageMeta(loaderData?.title, { name: 'referrer', content: 'no-referrer' })
 }
@@ -51,7 +46,7 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
 	const title = pageTitle(getT()('newsletter.unsubscribe.metaTitle'))
 	const constraint = getZodConstraint(UnsubscribeRequestSchema)
-	const token = tokenOf(request)
+	const token = subscriberTokenOf(request)
 	if (!token) return { title, constraint, state: 'ask' as State, email: null }
 	const subscriber = await findByUnsubscribeToken((await newsletterContext()).db, token)
 	if (!subscriber) return { title, constraint, state: 'invalid' as State, email: null }
@@ -61,7 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
-	const token = tokenOf(request)
+	const token = subscriberTokenOf(request)
 	if (!token || formData.get('intent') === 'request') return requestUnsubscribeLinkAction(request, formData)
 	const refused = await limitTokenAction(request)
 	if (refused) {

@@ -27,6 +27,7 @@ const newEvent: EventEditorData = {
 	constraint: {},
 	limits: { description: EVENT_LIMITS.description },
 	defaultDurationMs: 3 * 3600_000,
+	place: null,
 }
 
 function renderEditor() {

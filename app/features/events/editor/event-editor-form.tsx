@@ -32,7 +32,16 @@ import type { EventEditorData } from './types.ts'
  * everything typed, with its French messages next to the fields.
  */
 
-export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventEditorData; lastResult?: SubmissionResult<string[]> }) {
+export function EventEditorForm({
+	loaderData,
+	lastResult,
+	venueChoices,
+}: {
+	loaderData: EventEditorData
+	lastResult?: SubmissionResult<string[]>
+	/** The towns of the venue's city name, when the save asked which. */
+	venueChoices?: string[]
+}) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const { event, values } = loaderData
@@ -90,11 +99,18 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 				}
 				actions={
 					publicUrl ? (
-						<a href={publicUrl} target="_blank" rel="noopener" className={buttonClasses('secondary')}>
-							<ExternalLink aria-hidden="true" />
-							{t('admin.events.editor.viewPublic')}
-							<span className="sr-only">{t('admin.events.editor.newTab')}</span>
-						</a>
+						<>
+							<a href={publicUrl} target="_blank" rel="noopener" className={buttonClasses('secondary')}>
+								<ExternalLink aria-hidden="true" />
+								{t('admin.events.editor.viewPublic')}
+								<span className="sr-only">{t('admin.events.editor.newTab')}</span>
+							</a>
+							{event ? (
+								<Link to={`/dashboard/admin/newsletter/campaigns/new?event=${event.id}`} className={buttonClasses('primary')}>
+									{t('newsletter.announce.button')}
+								</Link>
+							) : null}
+						</>
 					) : null
 				}
 			/>
@@ -266,6 +282,7 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 							</Field>
 						</div>
 						<p className="-mt-1 text-sm text-muted">{t('admin.events.fields.coordinatesHint')}</p>
+						<VenuePlaceNote place={loaderData.place} choices={venueChoices} />
 					</div>
 				</Section>
 
@@ -366,6 +383,43 @@ export function EventEditorForm({ loaderData, lastResult }: { loaderData: EventE
 			{event ? <DeleteDialog open={deleteOpen} onClose={() => setDeleteOpen(false)} title={event.title} /> : null}
 
 			<UnsavedChangesDialog blocker={blocker} body={t('admin.events.editor.leave.body')} />
+		</>
+	)
+}
+
+/** Where the coordinates come from, the map link they give, and the namesakes to pick from when the save asked. */
+function VenuePlaceNote(props: { place: EventEditorData['place']; choices?: string[] }) {
+	const { t } = useTranslation()
+	const { place, choices } = props
+	return (
+		<>
+			{choices && choices.length > 0 ? (
+				<fieldset className="flex flex-col gap-1 rounded-control border border-line p-3">
+					<legend className="px-1 text-sm font-semibold">{t('admin.events.place.choose')}</legend>
+					{choices.map((label) => (
+						<label key={label} className="flex min-h-11 items-center gap-2 text-sm">
+							<input type="radio" name="venueTown" value={label} className="size-4" />
+							{label}
+						</label>
+					))}
+				</fieldset>
+			) : null}
+			{place ? (
+				<p className="text-sm" role="status">
+					{place.source === 'town' && place.townLabel
+						? t('admin.events.place.fromTown', { town: place.townLabel })
+						: place.source === 'manual'
+							? t('admin.events.place.manual')
+							: place.source === 'unresolved'
+								? t('admin.events.place.unresolved')
+								: t('admin.events.place.pending')}{' '}
+					{place.mapUrl ? (
+						<a href={place.mapUrl} target="_blank" rel="noopener noreferrer" className={linkClasses()}>
+							{t('admin.events.place.map')}
+						</a>
+					) : null}
+				</p>
+			) : null}
 		</>
 	)
 }

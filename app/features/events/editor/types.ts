@@ -2,6 +2,7 @@ import type { getZodConstraint } from '@conform-to/zod/v4'
 import type { EventFormInput } from '#app/features/events/forms.ts'
 import type { MediaStatus } from '#app/features/media/rules.ts'
 import type { EventStatus } from '#app/platform/db/event-status.ts'
+import type { CoordinateSource } from '#app/platform/db/schema.ts'
 
 /** The form's values as the inputs hold them: strings, dates in Paris wall-clock time. */
 export type EventFormValues = Required<{ [K in keyof EventFormInput]: string }>
@@ -24,4 +25,6 @@ export interface EventEditorData {
 	constraint: ReturnType<typeof getZodConstraint>
 	limits: { description: number }
 	defaultDurationMs: number
+	/** Where the venue's coordinates come from, for the note under them, and the map link they give. */
+	place: { source: CoordinateSource | null; townLabel: string | null; mapUrl: string | null } | null
 }

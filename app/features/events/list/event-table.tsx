@@ -1,6 +1,6 @@
 import { Trash2 } from '#app/components/icons.tsx'
 import { Link } from 'react-router'
-import { Button } from '#app/components/ui/button.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import type { EventListRow } from '#app/features/events/admin.server.ts'
@@ -67,7 +67,16 @@ export function EventTable(props: { label: string; rows: EventListRow[]; onDelet
 							<TableCell className="hidden align-top md:table-cell">
 								<span className="flex flex-wrap gap-1.5">{badges}</span>
 							</TableCell>
-							<TableCell className="w-px text-right align-top">
+							<TableCell className="w-px text-right align-top whitespace-nowrap">
+								{row.published ? (
+									<Link
+										to={`/dashboard/admin/newsletter/campaigns/new?event=${row.id}`}
+										aria-label={t('newsletter.announce.rowLabel', { title: row.title })}
+										className={buttonClasses('ghost', 'sm')}
+									>
+										{t('newsletter.announce.row')}
+									</Link>
+								) : null}
 								<Button
 									variant="ghost"
 									size="sm"

@@ -1,4 +1,4 @@
-import { sendsPerDay, subscribersByStatusOverTime } from '#app/features/newsletter/stats.server.ts'
+import { sendsPerDay, subscribersByRegion, subscribersByStatusOverTime } from '#app/features/newsletter/stats.server.ts'
 import { countByStatus } from '#app/features/newsletter/subscribers.server.tsx'
 import { getT } from '#app/platform/i18n.server.ts'
 import { rangeBounds } from './sql.server.ts'
@@ -11,10 +11,11 @@ export const newsletterSource: StatsSource = {
 		const t = getT()
 		const bounds = rangeBounds(range)
 		// Subscribers by status as the newsletter screen counts them.
-		const [byDay, sends, statuses] = await Promise.all([
+		const [byDay, sends, statuses, byRegion] = await Promise.all([
 			subscribersByStatusOverTime(db, bounds.from, bounds.to),
 			sendsPerDay(db, bounds.from, bounds.to),
 			countByStatus(db),
+			subscribersByRegion(db),
 		])
 		const now = (status: keyof typeof statuses) => statuses[status]
 		const active = dailyValues(
@@ -43,7 +44,18 @@ export const newsletterSource: StatsSource = {
 				{ key: 'newsletter.bounced', label: t('stats.newsletter.bounced'), value: now('bounced') },
 				{ key: 'newsletter.activeAtEnd', label: t('stats.newsletter.activeAtEnd'), value: active.at(-1) ?? 0 },
 			],
-			rankings: [],
+			rankings: [
+				{
+					key: 'newsletter.regions',
+					label: t('stats.newsletter.regions'),
+					unit: t('stats.newsletter.regionsUnit'),
+					rows: [
+						...byRegion.regions,
+						...(byRegion.withoutTown > 0 ? [{ label: t('stats.newsletter.withoutTown'), value: byRegion.withoutTown }] : []),
+					],
+					empty: t('stats.newsletter.regionsEmpty'),
+				},
+			],
 		}
 	},
 }
