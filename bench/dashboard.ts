@@ -12,7 +12,7 @@
  * the bare page, `/dashboard` signed in, and a public page (`/policies/privacy`) with that session
  * cookie (so it is rendered per request, past the page cache: the site's cost without the
  * dashboard's own). CPU per request (user + system time of the serving process, /proc) side by
- * side; the target is `/dashboard` ≤ 2× the bare page. Results: bench/RESULTS-dashboard.md.
+ * side; the target is `/dashboard` ≤ 3× the bare page. Results: bench/RESULTS-dashboard.md.
  * Loopback only; every process started here is stopped before exit.
  */
 import { execFileSync } from 'node:child_process'
@@ -48,7 +48,8 @@ const RESULTS = path.join(import.meta.dirname, 'RESULTS-dashboard.md')
 // Six rounds: a virtual machine's speed can drift by a third within a minute, and each round puts
 // the targets seconds apart; the spread of the round-by-round ratios is printed with the result.
 const LOAD = loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 6 })
-const TARGET_RATIO = 2
+// With public APIs only, a signed-in page may cost up to 3× the bare page (docs/decisions/0016-public-apis-only.md).
+const TARGET_RATIO = 3
 const started = new Date()
 const log = makeLog('dashboard bench', started.getTime())
 
