@@ -103,11 +103,15 @@ describe('where a concert is', () => {
 		for (let i = 0; i < 7; i++)
 			ids.push(await insertEvent(db(), { title: `Ancien ${i}`, startsAt: daysFrom(10 + i), city: i % 2 ? 'Lyon' : 'Brest' }))
 		await db().update(event).set({ coordinatesSource: null, latitude: null, longitude: null })
+		// Coordinates written without a source (a script, an import) are someone's own: kept.
+		const own = await insertEvent(db(), { title: 'Salle placée à la main', startsAt: daysFrom(30), city: 'Paris' })
+		await db().update(event).set({ coordinatesSource: null, latitude: 48.88231, longitude: 2.34037 }).where(eq(event.id, own))
 		let rounds = 0
 		while ((await placeOldVenues(db(), 3)) > 0) rounds++
 		expect(rounds).toBeGreaterThanOrEqual(3)
 		for (const id of ids) expect((await placeOf(id))?.source).toBe('town')
 		expect(await placeOf(ids[1]!)).toMatchObject({ latitude: 45.75 })
+		expect(await placeOf(own)).toMatchObject({ latitude: 48.88231, longitude: 2.34037, source: 'manual' })
 	})
 })
 

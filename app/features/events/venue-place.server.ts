@@ -69,11 +69,17 @@ export const VENUE_BACKFILL_QUEUE = 'events.venue-places'
 /** One batch of events never looked up: placed from their town (the first namesake when several). Returns how many. */
 export async function placeOldVenues(db: Db, batch = BACKFILL_BATCH): Promise<number> {
 	const rows = await db
-		.select({ id: event.id, city: event.city, country: event.country })
+		.select({ id: event.id, city: event.city, country: event.country, latitude: event.latitude, longitude: event.longitude })
 		.from(event)
 		.where(isNull(event.coordinatesSource))
 		.limit(batch)
 	for (const row of rows) {
+		// Coordinates written without a source (a script, an import, an older writer) are someone's
+		// own: kept, as the migration kept those it found.
+		if (row.latitude !== null && row.longitude !== null) {
+			await db.update(event).set({ coordinatesSource: 'manual' }).where(eq(event.id, row.id))
+			continue
+		}
 		const outcome = fromTown(row.city, row.country, null)
 		// Namesakes nobody is there to choose from: the most populous, as the editor will show.
 		const place =

@@ -1,6 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { useNonce } from '#app/components/nonce.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { usePageHydrates } from '#app/hydration.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
+// The same suggestions on a page without React (app/hydration.ts), built by Vite as a file of its own.
+import townSuggestIsland from '#app/islands/town-suggest.ts?worker&url'
 import { TOWN_CHOICE_FIELD, TOWN_FIELD, TOWN_FIELD_MAX, TOWN_SUGGESTIONS_PATH, type TownProblem } from './rules.ts'
 
 /** Letters typed before suggestions are asked for (towns.server.ts answers nothing below). */
@@ -9,8 +13,9 @@ const MIN_LENGTH = 2
 /**
  * A town field: plain text that works as it is without JavaScript (the server resolves the name, and
  * asks which town when several bear it); with JavaScript, the browser's own suggestion list
- * (`<datalist>`) fills from the site's suggestions as the person types. The town list never comes
- * to the browser: each suggestion is asked for, a few labels at a time.
+ * (`<datalist>`) fills from the site's suggestions as the person types: by React on a page that
+ * hydrates (the settings), by a small island elsewhere (the landing, the sign-up form). The town
+ * list never comes to the browser: each suggestion is asked for, a few labels at a time.
  */
 export function TownField(props: {
 	defaultValue?: string | null
@@ -22,6 +27,8 @@ export function TownField(props: {
 	name?: string
 }) {
 	const { t } = useTranslation()
+	const nonce = useNonce()
+	const hydrates = usePageHydrates()
 	const listId = useId()
 	const [options, setOptions] = useState<string[]>([])
 	const request = useRef<AbortController | null>(null)
@@ -63,7 +70,9 @@ export function TownField(props: {
 						maxLength={TOWN_FIELD_MAX}
 						defaultValue={props.defaultValue ?? ''}
 						placeholder={t('towns.field.placeholder')}
-						onInput={(event) => suggest(event.currentTarget.value)}
+						{...(hydrates
+							? { onInput: (event: React.FormEvent<HTMLInputElement>) => suggest(event.currentTarget.value) }
+							: { 'data-town-suggest': TOWN_SUGGESTIONS_PATH })}
 					/>
 				)}
 			</Field>
@@ -74,6 +83,7 @@ export function TownField(props: {
 					</option>
 				))}
 			</datalist>
+			{hydrates ? null : <script type="module" src={townSuggestIsland} nonce={nonce || undefined} />}
 			{problem && problem.choices.length > 0 ? (
 				<fieldset className="flex flex-col gap-2 rounded-control border border-line p-3">
 					<legend className="px-1 text-sm font-semibold">{t('towns.field.choose')}</legend>
