@@ -47,11 +47,12 @@ describe.runIf(once)(`the development server (npm run dev) on ${kind}`, () => {
 		expect(response.headers.get('content-type')).toMatch(/^text\/html/)
 		expect(html).toMatch(/^<!DOCTYPE html><html lang="fr"/)
 		// Development it is: the styles come from Vite (the sources and React Router's critical CSS), not
-		// a build's hashed assets. A public page sends no script, in development as in production
-		// (docs/decisions/0027-html-first-public-pages.md).
+		// a build's hashed assets. A public page runs no React, in development as in production
+		// (docs/decisions/0027-html-first-public-pages.md): at most an island of its own, from the sources.
 		expect(html).toContain('href="/app/styles/public.css"')
 		expect(html).toContain('/@react-router/critical.css')
-		expect(html).not.toMatch(/<script(?![^>]*application\/ld\+json)/)
+		expect(html).not.toContain('virtual:react-router')
+		for (const [, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) expect(src).toMatch(/^\/app\/islands\//)
 		// Headers that server/main.ts and server/page-cache.ts add, which React Router alone never sends.
 		expect(response.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/)
 		expect(response.headers.get('x-frame-options')).toBe('DENY')
