@@ -53,7 +53,9 @@ export async function action({ request }: Route.ActionArgs) {
 	if (formData.get('intent') !== 'prepare') throw httpError(400, { reason: 'unknown-intent' })
 	const on = formData.get('prepareAnnouncements') === 'on'
 	await setPreparesAnnouncements(await getDb(), on)
-	return redirectWithFlash(SCREEN, { type: 'success', key: on ? 'newsletter.admin.flash.prepareOn' : 'newsletter.admin.flash.prepareOff' })
+	// Keys written out whole, so that the i18n check sees each one.
+	if (on) return redirectWithFlash(SCREEN, { type: 'success', key: 'newsletter.admin.flash.prepareOn' })
+	return redirectWithFlash(SCREEN, { type: 'success', key: 'newsletter.admin.flash.prepareOff' })
 }
 
 const TONES: Record<string, BadgeTone> = { draft: 'neutral', scheduled: 'info', sending: 'accent', sent: 'success', cancelled: 'warning' }
