@@ -13,6 +13,7 @@ import * as subscribersExport from '#app/routes/admin/newsletter-export.ts'
 import * as subscribersList from '#app/routes/admin/newsletter-subscribers.tsx'
 import * as events from '#app/routes/public/events.tsx'
 import * as editor from '#app/routes/admin/event-editor.tsx'
+import { lyonEventForm, postEventEditor, savedEventId } from '../support/event-editor.ts'
 import { daysFrom, insertEvent } from '../support/events.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -40,23 +41,9 @@ afterAll(async () => {
 })
 const db = () => env.platform.database.db
 
-function eventForm(overrides: Record<string, string> = {}): Record<string, string> {
-	return {
-		intent: 'save',
-		title: 'Concert à Lyon',
-		status: 'scheduled',
-		startsAt: '2030-05-16T20:30',
-		venueName: 'Le Transbordeur',
-		city: 'Lyon',
-		country: 'FR',
-		latitude: '',
-		longitude: '',
-		...overrides,
-	}
-}
-const editorPost = async (eventId: string, fields: Record<string, string>) =>
-	outcome(await editor.action(routeArgs(formPost(`${LIST}/${eventId}`, fields, { cookie: adminCookie }), EDITOR, { eventId }) as never))
-const savedId = (result: { headers: Headers }) => result.headers.get('location')!.split('/').pop()!
+const eventForm = lyonEventForm
+const editorPost = (eventId: string, fields: Record<string, string>) => postEventEditor(adminCookie, eventId, fields)
+const savedId = savedEventId
 const placeOf = async (id: string) =>
 	(
 		await db()

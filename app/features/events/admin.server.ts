@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { newShortId } from '#app/platform/random-token.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { event, media, type EventStatus } from '#app/platform/db/schema.ts'
@@ -157,19 +157,33 @@ export async function coverExists(db: Db, mediaId: string): Promise<boolean> {
 	return Boolean(row)
 }
 
+/**
+ * What else happens when an event is published for the first time (created published, or a draft
+ * that never was published becoming so): run in the publication's transaction, on its row.
+ */
+export type OnFirstPublication = (tx: Db, eventId: string) => Promise<unknown>
+
+interface SaveOptions {
+	publish?: boolean
+	onFirstPublication?: OnFirstPublication
+}
+
 /** Creates an event, a draft unless `publish`; returns its new id. */
-export async function createEvent(db: Db, values: EventValues, userId: string, options: { publish?: boolean } = {}): Promise<string> {
+export async function createEvent(db: Db, values: EventValues, userId: string, options: SaveOptions = {}): Promise<string> {
 	const id = newEventId()
 	const now = new Date()
-	await db.insert(event).values({
-		...values,
-		id,
-		published: options.publish === true,
-		publishedAt: options.publish ? now : null,
-		createdBy: userId,
-		updatedBy: userId,
-		createdAt: now,
-		updatedAt: now,
+	await db.transaction(async (tx) => {
+		await tx.insert(event).values({
+			...values,
+			id,
+			published: options.publish === true,
+			publishedAt: options.publish ? now : null,
+			createdBy: userId,
+			updatedBy: userId,
+			createdAt: now,
+			updatedAt: now,
+		})
+		if (options.publish) await options.onFirstPublication?.(tx, id)
 	})
 	await publicContentChanged()
 	return id
@@ -177,28 +191,31 @@ export async function createEvent(db: Db, values: EventValues, userId: string, o
 
 /**
  * Saves an event's values; `publish` true or false also publishes or withdraws it (the first
- * publication's date is kept). Returns false when the event no longer exists.
+ * publication's date is kept, and it alone runs `onFirstPublication`). Returns false when the
+ * event no longer exists.
  */
-export async function updateEvent(
-	db: Db,
-	id: string,
-	values: EventValues,
-	userId: string,
-	options: { publish?: boolean } = {},
-): Promise<boolean> {
+export async function updateEvent(db: Db, id: string, values: EventValues, userId: string, options: SaveOptions = {}): Promise<boolean> {
 	if (!isEventId(id)) return false
-	const publication =
-		options.publish === undefined
-			? {}
-			: options.publish
-				? { published: true, publishedAt: sql`coalesce(${event.publishedAt}, now())` }
-				: { published: false }
-	const updated = await db
-		.update(event)
-		.set({ ...values, ...publication, updatedBy: userId, updatedAt: new Date() })
-		.where(eq(event.id, id))
-		.returning({ id: event.id })
-	if (updated.length === 0) return false
+	const saved = await db.transaction(async (tx) => {
+		// Never published before: this row lock settles two publications racing on one « first ».
+		const first = options.publish
+			? await tx
+					.update(event)
+					.set({ publishedAt: new Date() })
+					.where(and(eq(event.id, id), isNull(event.publishedAt)))
+					.returning({ id: event.id })
+			: []
+		const publication = options.publish === undefined ? {} : options.publish ? { published: true } : { published: false }
+		const updated = await tx
+			.update(event)
+			.set({ ...values, ...publication, updatedBy: userId, updatedAt: new Date() })
+			.where(eq(event.id, id))
+			.returning({ id: event.id })
+		if (updated.length === 0) return false
+		if (first.length > 0) await options.onFirstPublication?.(tx, id)
+		return true
+	})
+	if (!saved) return false
 	await publicContentChanged()
 	return true
 }

@@ -100,13 +100,22 @@ export function previewDescription(source: string): string {
 }
 
 /**
- * The toast after a save: what was done (created, saved, published, unpublished), as information
+ * The toast after a save: what was done (created, saved, published, unpublished, an announcement
+ * prepared or not), as information
  * rather than success when the show's (new) date is already past: an archive is allowed, but said.
  */
-export function savedFlash(options: { created: boolean; publish: boolean | undefined; inPast: boolean }): Omit<Flash, 'id'> {
-	const { created, publish, inPast } = options
+export function savedFlash(options: {
+	created: boolean
+	publish: boolean | undefined
+	inPast: boolean
+	/** What the first publication did about its announcement (the setting « Préparer une annonce… »). */
+	preparation?: 'prepared' | 'failed' | 'none'
+}): Omit<Flash, 'id'> {
+	const { created, publish, inPast, preparation } = options
 	// Keys written out whole, so that the i18n check sees each one.
 	if (publish === false) return { type: 'success', key: 'admin.events.flash.unpublished' }
+	if (publish && preparation === 'prepared') return { type: 'success', key: 'admin.events.flash.publishedPrepared' }
+	if (publish && preparation === 'failed') return { type: 'error', key: 'admin.events.flash.publishedNotPrepared' }
 	if (publish)
 		return inPast ? { type: 'info', key: 'admin.events.flash.publishedInPast' } : { type: 'success', key: 'admin.events.flash.published' }
 	if (created)

@@ -4,7 +4,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { loadEventDetail } from '#app/features/events/events.server.ts'
 import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM, MIN_RADIUS_KM } from '#app/features/towns/rules.ts'
-import { countAudience, venueOf } from './audience.server.ts'
+import { countAudience, radiusAudience, venueOf } from './audience.server.ts'
 
 /*
  * « Annoncer aux fans proches »: a campaign written from an event (its title, date and time in the
@@ -73,18 +73,7 @@ export async function audienceView(
 	}
 	if (!venue) return null
 	const placed = venue.latitude !== null && venue.longitude !== null
-	const audience = placed
-		? {
-				kind: 'radius' as const,
-				eventId,
-				venue: '',
-				latitude: venue.latitude!,
-				longitude: venue.longitude!,
-				radiusKm: DEFAULT_RADIUS_KM,
-				includeNoTown: false,
-				countAtSave: 0,
-			}
-		: null
+	const audience = defaultAudience(venue)
 	return {
 		eventId,
 		eventTitle: venue.title,
@@ -95,4 +84,11 @@ export async function audienceView(
 		count: await countAudience(db, audience),
 		limits,
 	}
+}
+
+/** The audience « Annoncer aux fans proches » starts from: the default radius, or everyone for an unplaced venue. */
+export function defaultAudience(venue: Awaited<ReturnType<typeof venueOf>>): CampaignAudience | null {
+	if (!venue || venue.latitude === null || venue.longitude === null) return null
+	const at = { latitude: venue.latitude, longitude: venue.longitude }
+	return { ...radiusAudience(venue, at, DEFAULT_RADIUS_KM, false), countAtSave: 0 }
 }

@@ -77,16 +77,24 @@ export async function readAudienceInput(db: Db, formData: FormData): Promise<Aud
 	const radiusKm = Number(raw.replace(',', '.'))
 	if (!/^\d+([.,]\d+)?$/.test(raw) || radiusKm < MIN_RADIUS_KM || radiusKm > MAX_RADIUS_KM)
 		return { kind: 'invalid', field: 'radiusKm', radiusKm: raw }
+	const at = { latitude: venue.latitude, longitude: venue.longitude }
+	return { kind: 'radius', audience: radiusAudience(venue, at, Math.round(radiusKm), formData.get('includeNoTown') === 'on') }
+}
+
+/** The rule « the fans within `radiusKm` of this placed venue », as a campaign stores it. */
+export function radiusAudience(
+	venue: { id: string; venueName: string; city: string },
+	at: { latitude: number; longitude: number },
+	radiusKm: number,
+	includeNoTown: boolean,
+): Omit<CampaignAudience, 'countAtSave'> {
 	return {
 		kind: 'radius',
-		audience: {
-			kind: 'radius',
-			eventId,
-			venue: `${venue.venueName}, ${venue.city}`,
-			latitude: venue.latitude,
-			longitude: venue.longitude,
-			radiusKm: Math.round(radiusKm),
-			includeNoTown: formData.get('includeNoTown') === 'on',
-		},
+		eventId: venue.id,
+		venue: `${venue.venueName}, ${venue.city}`,
+		latitude: at.latitude,
+		longitude: at.longitude,
+		radiusKm,
+		includeNoTown,
 	}
 }

@@ -144,6 +144,8 @@ export interface CampaignSummary {
 	bounced: number
 	/** Recipients who unsubscribed after it was sent. */
 	unsubscribedSince: number
+	/** Written by the site when an event was first published (features/newsletter/prepared.server.ts). */
+	prepared: boolean
 }
 
 /** Every campaign, newest first, with its counts. */
@@ -186,6 +188,7 @@ export async function listCampaigns(db: Db, limit = 50): Promise<CampaignSummary
 			failed: of('failed'),
 			bounced: of('bounced'),
 			unsubscribedSince: Number(left.find((row) => row.id === c.id)?.count ?? 0),
+			prepared: c.preparedAt !== null,
 		}
 	})
 }

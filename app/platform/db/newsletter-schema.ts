@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
-import { user } from './base-schema.ts'
+import { event, user } from './base-schema.ts'
 
 /* The newsletter (features/newsletter): subscribers, campaigns, deliveries and pending imports. */
 
@@ -105,11 +105,20 @@ export const newsletterCampaign = pgTable(
 		/** Since when the relay has taken nothing of this send, and its last answer (null while it does). */
 		relayErrorSince: timestamp('relay_error_since', { withTimezone: true }),
 		relayError: text('relay_error'),
+		/**
+		 * A draft the site prepared by itself when this event was first published (the setting
+		 * « Préparer une annonce… »): at most one per event, so a re-publication makes no second one.
+		 */
+		preparedForEvent: text('prepared_for_event').references(() => event.id, { onDelete: 'set null' }),
+		preparedAt: timestamp('prepared_at', { withTimezone: true }),
 		createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
 		createdAt: createdAt(),
 		updatedAt: updatedAt(),
 	},
-	(t) => [index('newsletter_campaign_status_idx').on(t.status, t.scheduledAt)],
+	(t) => [
+		index('newsletter_campaign_status_idx').on(t.status, t.scheduledAt),
+		uniqueIndex('newsletter_campaign_prepared_for_event_idx').on(t.preparedForEvent),
+	],
 )
 
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'bounced', 'skipped'] as const

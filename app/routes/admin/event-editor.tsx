@@ -3,7 +3,15 @@ import { data } from 'react-router'
 import type { Route } from './+types/event-editor'
 import { ScreenError } from '#app/components/screen-error.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
-import { coverExists, createEvent, deleteEvent, getEventForEditor, updateEvent } from '#app/features/events/admin.server.ts'
+import {
+	coverExists,
+	createEvent,
+	deleteEvent,
+	getEventForEditor,
+	updateEvent,
+	type OnFirstPublication,
+} from '#app/features/events/admin.server.ts'
+import { prepareAnnouncement, type Preparation } from '#app/features/newsletter/prepared.server.ts'
 import { EventEditorForm } from '#app/features/events/editor/event-editor-form.tsx'
 import { eventEditorData, previewDescription, savedFlash } from '#app/features/events/editor.server.ts'
 import { isPastEvent } from '#app/features/events/events.server.ts'
@@ -15,7 +23,7 @@ import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { getT } from '#app/platform/i18n.server.ts'
-import { getDb } from '#app/platform/platform.server.ts'
+import { getDb, getPlatform } from '#app/platform/platform.server.ts'
 import { httpError } from '#app/platform/http-error.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
@@ -91,17 +99,24 @@ export async function action({ request, params }: Route.ActionArgs) {
 	}
 
 	const publish = intent === 'publish' ? true : intent === 'unpublish' ? false : undefined
+	// A first publication may prepare its announcement (a setting), never for a show already past.
+	let preparation: Preparation = 'none'
+	const { env } = await getPlatform()
+	const onFirstPublication: OnFirstPublication | undefined = isPastEvent(values)
+		? undefined
+		: async (tx, eventId) => (preparation = await prepareAnnouncement(tx, env, eventId, admin.id))
 	let id: string
 	if (existing) {
-		if (!(await updateEvent(db, existing.id, values, admin.id, { publish }))) throw httpError(404, { reason: 'not-found' })
+		if (!(await updateEvent(db, existing.id, values, admin.id, { publish, onFirstPublication })))
+			throw httpError(404, { reason: 'not-found' })
 		id = existing.id
 	} else {
-		id = await createEvent(db, values, admin.id, { publish: publish === true })
+		id = await createEvent(db, values, admin.id, { publish: publish === true, onFirstPublication })
 	}
 	// A date in the past is allowed (an archive of old shows), with a word of warning when it is new.
 	const dateChanged = !existing || existing.startsAt.getTime() !== values.startsAt.getTime()
 	const inPast = dateChanged && isPastEvent(values)
-	return redirectWithFlash(`${LIST}/${id}`, savedFlash({ created: !existing, publish, inPast }))
+	return redirectWithFlash(`${LIST}/${id}`, savedFlash({ created: !existing, publish, inPast, preparation }))
 }
 
 export default function EventEditor({ loaderData, actionData }: Route.ComponentProps) {

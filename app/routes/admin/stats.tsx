@@ -3,11 +3,13 @@ import { Download } from '#app/components/icons.tsx'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/stats'
 import { buttonClasses } from '#app/components/ui/button.tsx'
+import { linkClasses } from '#app/components/ui/link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { PageHeader } from '#app/components/ui/page-header.tsx'
 import { Stat } from '#app/components/ui/stat.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
+import { waitingPreparedDrafts } from '#app/features/newsletter/prepared.server.ts'
 import { pageTitle } from '#app/features/site/band.server.ts'
 import { privatePageMeta } from '#app/features/site/page-meta.ts'
 import { RankingTable, SourceCharts } from '#app/features/stats/stats-view.tsx'
@@ -20,7 +22,7 @@ import { getDb } from '#app/platform/platform.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
-export const handle = routeStrings('stats')
+export const handle = routeStrings('stats', 'newsletter.prepared')
 
 /*
  * The admin's first screen: how the site is doing over a period (7, 30, 90 days or custom dates).
@@ -36,7 +38,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const { range, notice, error } = readRange(new URL(request.url).searchParams, getT())
-	const results = await loadStats(await getDb(), range)
+	const db = await getDb()
+	const [results, prepared] = await Promise.all([loadStats(db, range), waitingPreparedDrafts(db)])
 	const params = new URL(request.url).searchParams
 	return {
 		title: pageTitle(getT()('stats.metaTitle')),
@@ -47,12 +50,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 		typed: { from: (params.get('du') ?? range.from).slice(0, 10), to: (params.get('au') ?? range.to).slice(0, 10) },
 		query: rangeQuery(range),
 		results,
+		// The announcements the site prepared by itself, until an admin sends or deletes them.
+		prepared,
 	}
 }
 
 export default function AdminStats({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { range, notice, error, typed, query, results } = loaderData
+	const { range, notice, error, typed, query, results, prepared } = loaderData
 	useLiveRevalidation('/dashboard/admin/live?topic=stats')
 	const presetLabel: Record<string, string> = { '7': t('stats.range.7'), '30': t('stats.range.30'), '90': t('stats.range.90') }
 	const totals = results.flatMap((result) => [
@@ -80,6 +85,24 @@ export default function AdminStats({ loaderData }: Route.ComponentProps) {
 					</a>
 				}
 			/>
+
+			{prepared.length > 0 ? (
+				<section aria-labelledby="annonces-preparees" className="mt-6 rounded-control border border-info/40 bg-info/10 px-4 py-3">
+					<h2 id="annonces-preparees" className="font-semibold">
+						{t('newsletter.prepared.waiting', { count: prepared.length })}
+					</h2>
+					<p className="text-sm text-muted">{t('newsletter.prepared.waitingHint')}</p>
+					<ul className="mt-2 flex list-disc flex-col gap-1 pl-5 text-sm">
+						{prepared.map((draft) => (
+							<li key={draft.id}>
+								<Link to={`/dashboard/admin/newsletter/campaigns/${draft.id}`} className={linkClasses()}>
+									{draft.subject}
+								</Link>
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
 
 			<section aria-labelledby="periode" className="mt-6 flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
 				<h2 id="periode" className="sr-only">

@@ -3,6 +3,8 @@
  * page with their towns (the suggestions fill as they type; the server resolves the label), and
  * confirm from their mail; the admin writes a concert in Lyon, announces it from the editor to the
  * fans within 150 km (the count says one), and sends it: only the Lyon fan's mailbox receives it.
+ * With « Préparer une annonce à chaque nouveau concert publié » on, a publication writes that draft
+ * by itself: the stats screen points to it, the campaign list marks it, nothing is sent.
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -13,6 +15,19 @@ import { audit } from '../support/axe.ts'
 import { closeAll, newVisitor, SEQUENTIAL, visit, waitForPath } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
 import { buttonLink, mailsTo, pathAndQuery, waitForMail } from '../support/mail-links.ts'
+
+/** Writes a concert at Lyon's Transbordeur in the admin's editor and publishes it. */
+async function publishLyonConcert(page: Page, title: string, startsAt: string) {
+	await visit(page, '/dashboard/admin/events/new')
+	await page.getByLabel(t('admin.events.fields.title')).fill(title)
+	await page.getByLabel(t('admin.events.fields.startsAt'), { exact: true }).fill(startsAt)
+	await page.getByLabel(t('admin.events.fields.venueName')).fill('Le Transbordeur')
+	await page.getByLabel(t('admin.events.fields.city'), { exact: true }).fill('Lyon')
+	await page
+		.getByRole('button', { name: /Publier/ })
+		.first()
+		.click()
+}
 
 export function fansNearbySpecs() {
 	describe('fans near a show: towns at sign-up, an announcement to the fans within reach', SEQUENTIAL, () => {
@@ -57,15 +72,7 @@ export function fansNearbySpecs() {
 		test('the admin announces a Lyon concert to the fans within 150 km: only the Lyon fan receives it', async () => {
 			await signInAdmin(adminContext)
 			page = await adminContext.newPage()
-			await visit(page, '/dashboard/admin/events/new')
-			await page.getByLabel(t('admin.events.fields.title')).fill(title)
-			await page.getByLabel(t('admin.events.fields.startsAt'), { exact: true }).fill('2031-05-16T20:30')
-			await page.getByLabel(t('admin.events.fields.venueName')).fill('Le Transbordeur')
-			await page.getByLabel(t('admin.events.fields.city'), { exact: true }).fill('Lyon')
-			await page
-				.getByRole('button', { name: /Publier/ })
-				.first()
-				.click()
+			await publishLyonConcert(page, title, '2031-05-16T20:30')
 			await page.getByText(/Coordonnées de Lyon \(Rhône\)/).waitFor()
 			await page.getByRole('link', { name: t('newsletter.announce.button') }).click()
 			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/newsletter/campaigns/new')
@@ -81,6 +88,51 @@ export function fansNearbySpecs() {
 			// The send is over once the campaign says so; nothing went to Brest.
 			await page.getByText(t('newsletter.announce.audience.sentTo_one', { count: 1 })).waitFor({ timeout: 20_000 })
 			assert.equal(mailsTo(brest, title).length, 0)
+		})
+	})
+
+	describe('fans near a show: an announcement prepared at a first publication, never sent', SEQUENTIAL, () => {
+		const title = `Date préparée ${randomBytes(3).toString('hex')}`
+		let admin: BrowserContext
+		before(async () => {
+			admin = await newVisitor()
+		})
+		after(() => closeAll(admin))
+
+		test('the admin turns the setting on, publishes a concert, and finds its draft from the stats screen', async () => {
+			await signInAdmin(admin)
+			const page = await admin.newPage()
+			await visit(page, '/dashboard/admin/newsletter')
+			const box = page.getByRole('checkbox', { name: t('newsletter.prepared.label') })
+			assert.equal(await box.isChecked(), false)
+			// By keyboard, as a form: the box, then its button.
+			await box.focus()
+			await page.keyboard.press('Space')
+			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
+			await page.getByText(t('newsletter.admin.flash.prepareOn.title')).waitFor()
+			assert.equal(await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).isChecked(), true)
+			await audit(page, 'newsletter: the prepared announcements setting')
+
+			await publishLyonConcert(page, title, '2031-06-20T20:30')
+			await page.getByText(t('admin.events.flash.publishedPrepared.body')).waitFor()
+
+			await visit(page, '/dashboard/admin/stats')
+			const notice = page.locator('section[aria-labelledby=annonces-preparees]')
+			assert.match(await notice.getByRole('heading').innerText(), /annonces? préparées? attend/)
+			await audit(page, 'stats: prepared announcements waiting')
+			await notice.getByRole('link', { name: new RegExp(title) }).click()
+			await waitForPath(page, (url) => /\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname))
+			assert.match(await page.getByLabel('Objet').inputValue(), new RegExp(title))
+			assert.equal(await page.getByRole('slider').inputValue(), '150')
+
+			// Marked in the campaign list, still a draft; then the setting is turned off again.
+			await visit(page, '/dashboard/admin/newsletter')
+			const row = page.getByRole('row').filter({ hasText: title })
+			await row.getByText(t('newsletter.prepared.badge')).waitFor()
+			await row.getByText(t('newsletter.admin.campaignStatus.draft')).waitFor()
+			await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).uncheck()
+			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
+			await page.getByText(t('newsletter.admin.flash.prepareOff.title')).waitFor()
 		})
 	})
 }
