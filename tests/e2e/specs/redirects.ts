@@ -178,6 +178,9 @@ export function redirectSpecs() {
 			await page.getByRole('button', { name: 'Se connecter' }).click()
 			await waitForPath(page, (url) => url.pathname === '/dashboard')
 			assert.equal(new URL(page.url()).origin, h.origin)
+			// Closed once the dashboard has loaded: closing the page at the navigation's commit, while the
+			// dashboard was still loading, left page.close() waiting for ever once in a few runs.
+			await page.getByRole('heading', { level: 1, name: `Bonjour ${member.firstName} !` }).waitFor()
 			await page.close()
 		})
 
