@@ -15,6 +15,21 @@ import { countAudience, radiusAudience, venueOf } from './audience.server.ts'
 /** The Markdown escapes a title or a venue's name needs to stay plain text. */
 const plain = (text: string) => text.replace(/([\\`*_{}[\]()#+!|<>])/g, '\\$1')
 
+/**
+ * What the compose screen starts from: a stored campaign's text; for a new one opened from an event
+ * (« Annoncer aux fans proches », `?event=`), the announcement written from it, with that event's id.
+ */
+export async function composeStart(
+	db: Db,
+	env: Env,
+	campaign: { subject: string; preheader: string; body: string } | null,
+	eventId: string | null,
+) {
+	if (campaign) return { draft: { subject: campaign.subject, preheader: campaign.preheader, body: campaign.body }, announced: null }
+	const announcement = eventId ? await announcementDraft(db, env, eventId) : null
+	return { draft: announcement ?? { subject: '', preheader: '', body: '' }, announced: announcement ? eventId : null }
+}
+
 /** A new campaign's subject and body, from the event; null for an unknown one. */
 export async function announcementDraft(db: Db, env: Env, eventId: string) {
 	const detail = await loadEventDetail(db, eventId, { includeDrafts: true })

@@ -3,6 +3,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { event, newsletterSubscriber, type CampaignAudience } from '#app/platform/db/schema.ts'
 import { boundingBox, EARTH_RADIUS_KM } from '#app/features/towns/distance.ts'
 import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM, MIN_RADIUS_KM } from '#app/features/towns/rules.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 
 /*
  * A concert's announcement goes to the active subscribers within N km of its venue: a latitude and
@@ -79,6 +80,27 @@ export async function readAudienceInput(db: Db, formData: FormData): Promise<Aud
 		return { kind: 'invalid', field: 'radiusKm', radiusKm: raw }
 	const at = { latitude: venue.latitude, longitude: venue.longitude }
 	return { kind: 'radius', audience: radiusAudience(venue, at, Math.round(radiusKm), formData.get('includeNoTown') === 'on') }
+}
+
+/**
+ * The audience rule a campaign is saved with, counted now (`countAtSave`), or null for everyone; or
+ * the French reason the form's audience is refused.
+ */
+export async function audienceToSave(db: Db, formData: FormData): Promise<{ rule: CampaignAudience | null } | { error: string }> {
+	const input = await readAudienceInput(db, formData)
+	if (input.kind === 'invalid') {
+		const t = getT()
+		return {
+			error:
+				input.field === 'event'
+					? t('newsletter.announce.audience.noEvent')
+					: t('newsletter.announce.audience.badRadius', { min: MIN_RADIUS_KM, max: MAX_RADIUS_KM }),
+		}
+	}
+	if (input.kind === 'everyone') return { rule: null }
+	const rule = { ...input.audience, countAtSave: 0 }
+	rule.countAtSave = await countAudience(db, rule)
+	return { rule }
 }
 
 /** The rule « the fans within `radiusKm` of this placed venue », as a campaign stores it. */

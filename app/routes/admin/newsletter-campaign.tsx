@@ -15,11 +15,11 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { requireAdmin } from '#app/features/accounts/session.server.ts'
 import { formatDateTime, instantToParisWallClock, parisWallClockToInstant } from '#app/platform/time-zone.ts'
 import { CampaignPreview } from '#app/features/newsletter/campaign-preview.tsx'
-import { announcementDraft, audienceView } from '#app/features/newsletter/announce.server.ts'
+import { audienceView, composeStart } from '#app/features/newsletter/announce.server.ts'
 import { AudiencePanel } from '#app/features/newsletter/audience-panel.tsx'
-import { countAudience, readAudienceInput } from '#app/features/newsletter/audience.server.ts'
-import { MAX_RADIUS_KM, MIN_RADIUS_KM } from '#app/features/towns/rules.ts'
+import { audienceToSave } from '#app/features/newsletter/audience.server.ts'
 import { CampaignProgress } from '#app/features/newsletter/campaign-progress.tsx'
+import { NoRelay } from '#app/features/newsletter/no-relay.tsx'
 import { useNewsletterLabels } from '#app/features/newsletter/labels.ts'
 import {
 	cancelCampaign,
@@ -62,12 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const ctx = await newsletterContext()
 	const campaign = params.campaignId === 'new' ? null : await getCampaign(ctx.db, params.campaignId)
 	if (params.campaignId !== 'new' && !campaign) throw redirect(LIST)
-	// « Annoncer aux fans proches » from an event: a new campaign written from it, with its audience.
-	const announced = campaign ? null : new URL(request.url).searchParams.get('event')
-	const announcement = announced ? await announcementDraft(ctx.db, ctx.env, announced) : null
-	const draft = campaign
-		? { subject: campaign.subject, preheader: campaign.preheader, body: campaign.body }
-		: (announcement ?? { subject: '', preheader: '', body: '' })
+	const { draft, announced } = await composeStart(ctx.db, ctx.env, campaign ?? null, new URL(request.url).searchParams.get('event'))
 	return {
 		title: pageTitle(getT()('newsletter.admin.compose.metaTitle')),
 		id: campaign?.id ?? null,
@@ -81,7 +76,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		adminEmail: admin.email,
 		smtpConfigured: Boolean((await getPlatform()).env.SMTP_URL),
 		constraint: getZodConstraint(CampaignSchema),
-		audience: await audienceView(ctx.db, { stored: campaign?.audience ?? null, eventId: announcement ? announced : null }),
+		audience: await audienceView(ctx.db, { stored: campaign?.audience ?? null, eventId: announced }),
 		recipients: campaign?.recipients ?? null,
 	}
 }
@@ -127,18 +122,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const sent = await sendTestCampaign(ctx, submission.value, admin.email)
 		return data({ result: submission.reply(), tested: sent.ok ? admin.email : null })
 	}
-	const audience = await readAudienceInput(ctx.db, formData)
-	if (audience.kind === 'invalid') {
-		const t = getT()
-		const message =
-			audience.field === 'event'
-				? t('newsletter.announce.audience.noEvent')
-				: t('newsletter.announce.audience.badRadius', { min: MIN_RADIUS_KM, max: MAX_RADIUS_KM })
-		return data({ result: submission.reply(), audienceError: message }, { status: 400 })
-	}
-	const rule = audience.kind === 'radius' ? { ...audience.audience, countAtSave: 0 } : null
-	if (rule) rule.countAtSave = await countAudience(ctx.db, rule)
-	const saved = await saveCampaign(ctx.db, { ...submission.value, audience: rule, id, createdBy: admin.id })
+	const audience = await audienceToSave(ctx.db, formData)
+	if ('error' in audience) return data({ result: submission.reply(), audienceError: audience.error }, { status: 400 })
+	const saved = await saveCampaign(ctx.db, { ...submission.value, audience: audience.rule, id, createdBy: admin.id })
 	// Already sending or sent (a double-clicked « Envoyer »): the campaign is left as it is.
 	if (!saved) return redirectWithFlash(id ? here(id) : LIST, { type: 'info', key: 'newsletter.admin.flash.tooLate' })
 	if (intent === 'save') return redirectWithFlash(here(saved.id), { type: 'success', key: 'newsletter.admin.flash.saved' })
@@ -307,19 +293,5 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 				<CampaignPreview html={preview.data?.html ?? loaderData.previewHtml} loading={preview.state !== 'idle'} />
 			</div>
 		</div>
-	)
-}
-
-/** Why a send, a schedule or a test was refused: no SMTP relay is configured, and what to set. */
-function NoRelay({ id, intent }: { id: string; intent: 'send' | 'schedule' | 'test' }) {
-	const { t } = useTranslation()
-	return (
-		<p id={id} role="alert" className="w-full rounded-control border border-danger/40 bg-danger/10 px-4 py-3 text-sm text-danger">
-			{intent === 'send'
-				? t('newsletter.admin.compose.noRelay.send')
-				: intent === 'schedule'
-					? t('newsletter.admin.compose.noRelay.schedule')
-					: t('newsletter.admin.compose.noRelay.test')}
-		</p>
 	)
 }
