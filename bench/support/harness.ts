@@ -83,8 +83,12 @@ export async function runBench(main: () => Promise<number | void>): Promise<neve
  * `react-router build` into `buildDir`, then the .br/.gz siblings as `npm run build` makes them.
  * With `--no-build` on the command line an existing build is reused. `sourcemaps`: the client maps
  * are made ("hidden": the same code) and moved to `<buildDir>/sourcemaps/`, out of the served folder.
+ * `serverSourcemaps`: the server bundle's maps beside it (to read a CPU profile by source file).
  */
-export function buildSite(buildDir: string, options: { sourcemaps?: boolean; log?: (message: string) => void } = {}) {
+export function buildSite(
+	buildDir: string,
+	options: { sourcemaps?: boolean; serverSourcemaps?: boolean; log?: (message: string) => void } = {},
+) {
 	const build = path.join(ROOT, buildDir)
 	if (process.argv.includes('--no-build') && fs.existsSync(path.join(build, 'server', 'index.js'))) return
 	options.log?.(`building into ${buildDir}/`)
@@ -95,6 +99,7 @@ export function buildSite(buildDir: string, options: { sourcemaps?: boolean; log
 		fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router')),
 		'build',
 		...(options.sourcemaps ? ['--sourcemapClient', 'hidden'] : []),
+		...(options.serverSourcemaps ? ['--sourcemapServer'] : []),
 	])
 	if (options.sourcemaps) {
 		const maps = path.join(build, 'sourcemaps')
@@ -164,11 +169,14 @@ export interface RunningSite {
 	startMs: number
 }
 
-/** Our server (server/index.ts) on a free port, once /healthz answers; its output goes to bench/.tmp/<name>.log. */
-export async function startSite(name: string, options: Omit<SiteOptions, 'port'>): Promise<RunningSite> {
+/**
+ * Our server (server/index.ts) on a free port, once /healthz answers; its output goes to
+ * bench/.tmp/<name>.log. `nodeArgs`: options for Node itself (`--inspect=…`).
+ */
+export async function startSite(name: string, options: Omit<SiteOptions, 'port'> & { nodeArgs?: string[] }): Promise<RunningSite> {
 	const port = await freePort()
 	const spawnedAt = performance.now()
-	const child = start(nodeBin, [path.join(ROOT, 'server/index.ts')], {
+	const child = start(nodeBin, [...(options.nodeArgs ?? []), path.join(ROOT, 'server/index.ts')], {
 		cwd: ROOT,
 		env: siteEnv({ ...options, port }),
 		logFile: path.join(TMP, `${name}.log`),
