@@ -9,6 +9,7 @@ import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
 import { startRealtime, type Realtime } from './realtime.server.ts'
 import { connectSessionCache } from './session-cache.server.ts'
+import { connectTableMemory } from './table-memory.server.ts'
 import { startControlSocket } from './ops/control.server.ts'
 import { startScheduledBackups } from './ops/scheduled-backups.server.ts'
 import { createStorage } from './storage/create-storage.server.ts'
@@ -37,6 +38,7 @@ const holder = globalThis as typeof globalThis & {
 	__bandPlatform?: Promise<Platform>
 	__bandControl?: Promise<() => Promise<void>>
 	__bandSessionCache?: () => void
+	__bandTableMemory?: () => void
 }
 
 async function open(): Promise<Platform> {
@@ -56,6 +58,8 @@ async function open(): Promise<Platform> {
 		const realtime = await startRealtime(database, logger)
 		// Sessions remembered for a few seconds, forgotten on every instance when the database signals a change.
 		holder.__bandSessionCache = connectSessionCache(realtime)
+		// Admin reads kept until their table changes, forgotten the same way.
+		holder.__bandTableMemory = connectTableMemory(realtime)
 		return { env, logger, database, jobs, mailer, emails, auth, limits, storage, realtime }
 	} catch (error) {
 		await database.close().catch(() => {})
@@ -105,6 +109,8 @@ export async function closePlatform(): Promise<void> {
 	await (await control)?.().catch(() => {})
 	holder.__bandSessionCache?.()
 	holder.__bandSessionCache = undefined
+	holder.__bandTableMemory?.()
+	holder.__bandTableMemory = undefined
 	await platform.realtime.close().catch((error) => platform.logger.error({ err: error }, 'realtime listener did not stop cleanly'))
 	await platform.jobs.stop().catch((error) => platform.logger.error({ err: error }, 'job queue did not stop cleanly'))
 	platform.mailer.close()

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { Logger } from 'pino'
-import { MEMBER_CHANGE_CHANNEL, type Database, type Db } from './db/client.server.ts'
+import { MEMBER_CHANGE_CHANNEL, TABLE_CHANGE_CHANNEL, type Database, type Db, type SignalChannel } from './db/client.server.ts'
 
 /*
  * Live updates across every instance: Postgres LISTEN/NOTIFY, which PGlite has too, so one
@@ -14,13 +14,16 @@ import { MEMBER_CHANGE_CHANNEL, type Database, type Db } from './db/client.serve
  * A notification sent inside a transaction is delivered only if it commits (Postgres semantics):
  * pass the transaction to `publish` to tie the signal to the write.
  *
- * The database's own triggers signal too (MEMBER_CHANGE_CHANNEL): their signals reach the listeners
- * of MEMBER_CHANGE_TOPIC, the signal of a write this process made before that write returns.
+ * The database's own triggers signal too (MEMBER_CHANGE_CHANNEL, TABLE_CHANGE_CHANNEL): their
+ * signals reach the listeners of MEMBER_CHANGE_TOPIC and TABLE_CHANGE_TOPIC, the signal of a write
+ * this process made before that write returns.
  */
 
 const CHANNEL = 'band_realtime'
 /** The members whose account, sessions, avatar or unlocked contents a committed statement changed: their ids, or '*' for all. */
 export const MEMBER_CHANGE_TOPIC = 'member-change'
+/** The name of a table a committed statement wrote (the tables with the triggers of drizzle/0016_newsletter_and_event_signals.sql). */
+export const TABLE_CHANGE_TOPIC = 'table-change'
 /** Largest payload accepted before sending (Postgres refuses above 8000 bytes). */
 const MAX_PAYLOAD_BYTES = 7_000
 
@@ -60,6 +63,9 @@ export async function startRealtime(database: Database, logger: Logger): Promise
 		const members = parse(raw)
 		if (members !== undefined) dispatch(MEMBER_CHANGE_TOPIC, members)
 	}
+	const deliverTableChange = (table: string) => dispatch(TABLE_CHANGE_TOPIC, table)
+	const deliverSignal = (channel: SignalChannel, payload: string) =>
+		channel === MEMBER_CHANGE_CHANNEL ? deliverMemberChange(payload) : deliverTableChange(payload)
 
 	let stop: () => Promise<void>
 	if (database.kind === 'pglite') {
@@ -67,6 +73,7 @@ export async function startRealtime(database: Database, logger: Logger): Promise
 		const unlisten = [
 			await database.pglite!.listen(CHANNEL, deliver),
 			await database.pglite!.listen(MEMBER_CHANGE_CHANNEL, deliverMemberChange),
+			await database.pglite!.listen(TABLE_CHANGE_CHANNEL, deliverTableChange),
 		]
 		stop = async () => {
 			for (const one of unlisten) await one()
@@ -74,10 +81,10 @@ export async function startRealtime(database: Database, logger: Logger): Promise
 	} else {
 		const closeListener = await listenOnPostgres(
 			database.url!,
-			{ [CHANNEL]: deliver, [MEMBER_CHANGE_CHANNEL]: deliverMemberChange },
+			{ [CHANNEL]: deliver, [MEMBER_CHANGE_CHANNEL]: deliverMemberChange, [TABLE_CHANGE_CHANNEL]: deliverTableChange },
 			logger,
 		)
-		const stopPooled = database.onPooledSignal?.(deliverMemberChange)
+		const stopPooled = database.onPooledSignal?.(deliverSignal)
 		stop = async () => {
 			stopPooled?.()
 			await closeListener()

@@ -14,8 +14,9 @@ import { MEMBER_CHANGE_TOPIC, type Realtime } from './realtime.server.ts'
  *   never remembered: every one of them goes to Better Auth.
  * - Revocation guarantee, with nothing for a writer to remember: the database itself signals every
  *   committed statement that changes what a session shows (the member's account row, their
- *   sessions, their avatars, the contents their codes unlocked: triggers of
- *   drizzle/0014_member_change_signal.sql, on MEMBER_CHANGE_TOPIC), whoever made it (the site,
+ *   sessions, their avatars, the contents their codes unlocked, the newsletter row of their address:
+ *   triggers of drizzle/0014_member_change_signal.sql and 0016_newsletter_and_event_signals.sql, on
+ *   MEMBER_CHANGE_TOPIC), whoever made it (the site,
  *   Better Auth, a script, an administrator by hand). On the instance that made the change the
  *   member's entries are gone before the write returns, so the very next request there reads the
  *   database. Every other instance drops them when the signal arrives, in practice milliseconds;
@@ -104,6 +105,8 @@ export const MEMBER_DATA = {
 	avatar: 'media',
 	/** The campaigns their codes unlocked. */
 	grants: 'code_redemption',
+	/** The newsletter row of their address (its status and town), found by address, not by id. */
+	newsletter: 'newsletter_subscriber',
 } as const
 /** The tables a session is read from (Better Auth's `getSession`). */
 export const SESSION_TABLES = ['user', 'session'] as const

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cachedEventDetail } from '#app/features/events/cache.server.ts'
 import { listEvents } from '#app/features/events/admin.server.ts'
@@ -8,6 +9,7 @@ import { event, media, user } from '#app/platform/db/schema.ts'
 import * as editor from '#app/routes/admin/event-editor.tsx'
 import * as list from '#app/routes/admin/events.tsx'
 import { unsafeTextMessage } from '#app/platform/text-field.ts'
+import { REMEMBERED_TABLES } from '#app/platform/table-memory.server.ts'
 import { databaseKind } from '../support/database.ts'
 import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -621,6 +623,120 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(first.rows).toHaveLength(50)
 			const second = await listEvents(db(), { tab: 'upcoming', page: 2 })
 			expect(second.rows.map((r) => r.title)).toEqual(['Date 50', 'Date 51', 'Date 52'])
+		})
+	})
+
+	/*
+	 * The list is kept in memory while the events' table is unchanged (app/platform/table-memory.server.ts):
+	 * every statement that writes it, however written, shows on the next request, and an event whose
+	 * end passes moves to the past tab without any write.
+	 */
+	describe('the list in memory', () => {
+		type Listed = { list: Awaited<ReturnType<typeof listEvents>> }
+		const titles = async (cookie: string, search = '') => ((await listLoad(cookie, search)).body as Listed).list.rows.map((r) => r.title)
+		const insertRaw = (title: string, at = new Date(Date.now() + 86_400_000)) =>
+			db().execute(sql`
+				insert into event (id, title, starts_at, venue_name, city, published)
+				values (${`raw-${randomUUID().slice(0, 8)}`}, ${title}, ${at.toISOString()}::timestamptz, 'Salle', 'Lyon', true)`)
+
+		it('has the database signal every write of each table it keeps reads of', async () => {
+			const rows = (await db().execute(sql`
+				select c.relname as "table", t.tgtype as "type", t.tgenabled as "enabled"
+				from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+				where p.proname = 'band_table_change' and not t.tgisinternal`)) as unknown as {
+				rows: { table: string; type: number; enabled: string }[]
+			}
+			for (const table of REMEMBERED_TABLES) {
+				// pg_trigger's tgtype bits: ROW 1, INSERT 4, DELETE 8, UPDATE 16, TRUNCATE 32; 'O': origin and local.
+				const bits = rows.rows.filter((row) => row.table === table && row.enabled === 'O').reduce((all, row) => all | row.type, 0)
+				expect(bits & 1, `${table}: once per statement`).toBe(0)
+				expect(bits & (4 | 8 | 16 | 32), table).toBe(4 | 8 | 16 | 32)
+			}
+		})
+
+		it('is remembered: a write the database does not signal is not seen yet', async () => {
+			await db().delete(event)
+			const { cookie } = await admin()
+			expect(await titles(cookie)).toEqual([])
+			await db().transaction(async (tx) => {
+				await tx.execute(sql`set local session_replication_role = replica`)
+				await tx
+					.insert(event)
+					.values({
+						id: 'silent-0001',
+						title: 'En silence',
+						startsAt: new Date(Date.now() + 86_400_000),
+						venueName: 'Salle',
+						city: 'Lyon',
+						published: true,
+					})
+			})
+			expect(await titles(cookie)).toEqual([])
+			await db().delete(event)
+		})
+
+		it('shows a change made by any statement on the very next request', async () => {
+			await db().delete(event)
+			const { cookie } = await admin()
+			expect(await titles(cookie)).toEqual([])
+			await insertRaw('À la main')
+			expect(await titles(cookie)).toEqual(['À la main'])
+			await db().execute(sql`update event set title = 'À la main, revu' where title = 'À la main'`)
+			expect(await titles(cookie)).toEqual(['À la main, revu'])
+			await db().update(event).set({ published: false }).where(eq(event.title, 'À la main, revu'))
+			expect(await titles(cookie)).toEqual([])
+			expect(await titles(cookie, '?tab=drafts')).toEqual(['À la main, revu'])
+			// A rolled-back change is not one.
+			await db()
+				.transaction(async (tx) => {
+					await tx.update(event).set({ published: true })
+					throw new Error('rollback')
+				})
+				.catch(() => {})
+			expect(await titles(cookie, '?tab=drafts')).toEqual(['À la main, revu'])
+			await db().execute(sql`delete from event`)
+			expect(await titles(cookie, '?tab=drafts')).toEqual([])
+		})
+
+		it('moves an event to the past tab once it is over, with nothing written', async () => {
+			await db().delete(event)
+			const { cookie } = await admin()
+			const endsAt = new Date(Date.now() + 1_500)
+			await db()
+				.insert(event)
+				.values({
+					id: 'ending-0001',
+					title: 'Bientôt fini',
+					startsAt: new Date(Date.now() - 3_600_000),
+					endsAt,
+					venueName: 'Salle',
+					city: 'Lyon',
+					published: true,
+				})
+			expect(await titles(cookie)).toEqual(['Bientôt fini'])
+			expect(await titles(cookie, '?tab=past')).toEqual([])
+			await new Promise((resolve) => setTimeout(resolve, endsAt.getTime() - Date.now() + 50))
+			expect(await titles(cookie)).toEqual([])
+			expect(await titles(cookie, '?tab=past')).toEqual(['Bientôt fini'])
+			await db().delete(event)
+		})
+
+		// PGlite has one connection, the site's own: another process never writes to it.
+		it.runIf(databaseKind() === 'postgres')('sees a change made on another connection (another instance, a script, by hand)', async () => {
+			await db().delete(event)
+			const { cookie } = await admin()
+			expect(await titles(cookie)).toEqual([])
+			const client = new pg.Client({ connectionString: env.database.databaseUrl! })
+			await client.connect()
+			try {
+				await client.query(
+					`insert into event (id, title, starts_at, venue_name, city, published) values ('other-0001', 'D’ailleurs', now() + interval '1 day', 'Salle', 'Lyon', true)`,
+				)
+			} finally {
+				await client.end()
+			}
+			await expect.poll(() => titles(cookie), { timeout: 2_000, interval: 10 }).toEqual(['D’ailleurs'])
+			await db().delete(event)
 		})
 	})
 })

@@ -2,7 +2,8 @@ import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { purgeNewsletter } from '#app/features/newsletter/jobs.server.ts'
 import { POLICY_VERSION } from '#app/features/newsletter/rules.ts'
-import { findSubscriber, memberNewsletterStatus, setMemberNewsletter } from '#app/features/newsletter/subscribers.server.tsx'
+import { findSubscriber, setMemberNewsletter } from '#app/features/newsletter/subscribers.server.tsx'
+import { readMemberSubscription } from '#app/features/newsletter/member-subscription.server.ts'
 import { newsletterSubscriber, outboxMail } from '#app/platform/db/schema.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { RULES } from '#app/platform/rate-limit.server.ts'
@@ -220,7 +221,7 @@ describe('a member’s toggle and the subscriber record', () => {
 	it('are one truth: on, off, and a pending one for an unverified address', async () => {
 		const ctx = { db: db(), mailer: env.platform.mailer, env: env.platform.env }
 		expect(await setMemberNewsletter(ctx, { email: 'membre@exemple.fr', emailVerified: true }, true)).toBe('active')
-		expect(await memberNewsletterStatus(db(), 'membre@exemple.fr')).toBe('active')
+		expect((await readMemberSubscription(db(), 'membre@exemple.fr')).status).toBe('active')
 		expect(await setMemberNewsletter(ctx, { email: 'membre@exemple.fr', emailVerified: true }, false)).toBe('unsubscribed')
 		expect(await findSubscriber(db(), 'membre@exemple.fr')).toMatchObject({ status: 'unsubscribed' })
 		expect(await setMemberNewsletter(ctx, { email: 'nouveau@exemple.fr', emailVerified: false }, true)).toBe('pending')

@@ -188,7 +188,7 @@ describe('every write to what a session shows', () => {
 		const rows = (await db().execute(sql`
 			select c.relname as "table", t.tgtype as "type", t.tgenabled as "enabled"
 			from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
-			where p.proname = 'band_member_change' and not t.tgisinternal`)) as unknown as {
+			where p.proname in ('band_member_change', 'band_member_change_by_email') and not t.tgisinternal`)) as unknown as {
 			rows: { table: string; type: number; enabled: string }[]
 		}
 		// pg_trigger's tgtype bits: INSERT 4, DELETE 8, UPDATE 16, TRUNCATE 32; enabled 'O' is « origin and local ».

@@ -51,9 +51,11 @@ function searchCondition(query: string): SQL | undefined {
  * Which tab an event belongs to: drafts are every unpublished event; a published one is past once
  * it is over, by the public pages' rule (its end, or its start plus the default duration).
  */
+/** The last moment of an event, by the public pages' rule: its end, or its start plus the default duration. */
+const lastMoment = sql`coalesce(${event.endsAt}, ${event.startsAt} + (${DEFAULT_DURATION_MS} * interval '1 millisecond'))`
+
 function tabCondition(tab: EventTab, now: Date): SQL {
 	const at = sql`${now.toISOString()}::timestamptz`
-	const lastMoment = sql`coalesce(${event.endsAt}, ${event.startsAt} + (${DEFAULT_DURATION_MS} * interval '1 millisecond'))`
 	if (tab === 'drafts') return sql`${event.published} = false`
 	if (tab === 'upcoming') return sql`${event.published} = true and ${lastMoment} >= ${at}`
 	return sql`${event.published} = true and ${lastMoment} < ${at}`
@@ -94,13 +96,31 @@ export async function listEvents(
 	db: Db,
 	options: { tab: EventTab; query?: string; page?: number; now?: Date; pageSize?: number },
 ): Promise<EventList> {
+	return (await readEventList(db, options)).list
+}
+
+/**
+ * The same, and the moment it stops holding as time goes by while nothing is written (the next
+ * end of an upcoming event of the search, when it passes to the past tab), or null.
+ */
+export async function readEventList(
+	db: Db,
+	options: { tab: EventTab; query?: string; page?: number; now?: Date; pageSize?: number },
+): Promise<{ list: EventList; changesAt: number | null }> {
 	const now = options.now ?? new Date()
 	const query = (options.query ?? '').trim().slice(0, EVENT_SEARCH_MAX)
 	const pageSize = options.pageSize ?? EVENT_PAGE_SIZE
 	const search = searchCondition(query)
 	const countIn = (tab: EventTab) => sql<number>`count(*) filter (where ${tabCondition(tab, now)})`.mapWith(Number)
 	const [counted] = await db
-		.select({ upcoming: countIn('upcoming'), past: countIn('past'), drafts: countIn('drafts') })
+		.select({
+			upcoming: countIn('upcoming'),
+			past: countIn('past'),
+			drafts: countIn('drafts'),
+			changesAt: sql<number | null>`extract(epoch from min(${lastMoment}) filter (where ${tabCondition('upcoming', now)})) * 1000`.mapWith(
+				Number,
+			),
+		})
 		.from(event)
 		.where(search)
 	const counts = { upcoming: counted?.upcoming ?? 0, past: counted?.past ?? 0, drafts: counted?.drafts ?? 0 }
@@ -124,7 +144,7 @@ export async function listEvents(
 		.orderBy(...ORDER[options.tab])
 		.limit(pageSize)
 		.offset((page - 1) * pageSize)
-	return {
+	const list = {
 		tab: options.tab,
 		query,
 		page,
@@ -137,6 +157,7 @@ export async function listEvents(
 			updatedAt: row.updatedAt.toISOString(),
 		})),
 	}
+	return { list, changesAt: counted?.changesAt ?? null }
 }
 
 export type EditableEvent = typeof event.$inferSelect

@@ -1,7 +1,8 @@
 import type { Db } from '#app/platform/db/client.server.ts'
 import { redirectWithFlash } from '#app/platform/flash.server.ts'
 import { withoutUnsafeCharacters } from '#app/platform/text-field.ts'
-import { deleteEvent, listEvents } from './admin.server.ts'
+import { cachedUntilChanged } from '#app/platform/table-memory.server.ts'
+import { deleteEvent, readEventList, type EventList } from './admin.server.ts'
 import { EVENT_SEARCH_MAX, listUrl, readTab } from './list/list-url.ts'
 
 /*
@@ -16,11 +17,23 @@ const readSearch = (params: URLSearchParams) =>
 		.trim()
 		.slice(0, EVENT_SEARCH_MAX)
 
-/** The page of the list that the address asks for. */
-export async function eventListPage(db: Db, url: URL) {
+/**
+ * The page of the list that the address asks for. Kept in memory until a statement writes the
+ * events' table (the database's signal, app/platform/table-memory.server.ts) or an event of it
+ * passes from upcoming to past, whichever comes first.
+ */
+export async function eventListPage(db: Db, url: URL): Promise<EventList> {
 	const params = url.searchParams
-	const page = Number.parseInt(params.get('page') ?? '1', 10)
-	return listEvents(db, { tab: readTab(params.get('tab')), query: readSearch(params), page: Number.isFinite(page) ? page : 1 })
+	const parsed = Number.parseInt(params.get('page') ?? '1', 10)
+	const options = { tab: readTab(params.get('tab')), query: readSearch(params), page: Number.isFinite(parsed) ? parsed : 1 }
+	const key = `${options.tab}\u0000${options.page}\u0000${options.query}`
+	const read = await cachedUntilChanged(
+		'event',
+		key,
+		() => readEventList(db, options),
+		(answer) => answer.changesAt,
+	)
+	return read.list
 }
 
 /** Deletes the event of a row and goes back to the list as it was (its first page), saying so. */

@@ -155,11 +155,6 @@ export async function mailUnsubscribeLink(ctx: NewsletterContext, email: string)
 	})
 }
 
-/** What a member sees in their settings: the status of their own address. */
-export async function memberNewsletterStatus(db: Db, email: string): Promise<SubscriberStatus | null> {
-	return (await findSubscriber(db, email))?.status ?? null
-}
-
 /**
  * The newsletter's part of a member's data export (RGPD art. 15 and 20): the subscriber record of
  * their address, the very row their settings toggle shows, and the issues sent to it. Its tokens

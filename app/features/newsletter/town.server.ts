@@ -9,7 +9,7 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterSubscriber } from '#app/platform/db/schema.ts'
 import type { Town } from '#app/features/towns/towns.server.ts'
 import { normaliseEmail } from './subscribers.server.tsx'
-import { townColumns, type SubscriberTown } from './town-columns.ts'
+import { townColumns } from './town-columns.ts'
 
 /*
  * A subscriber's town (features/towns): chosen at sign-up, changed or removed from the link in every
@@ -43,20 +43,6 @@ export async function setMemberTown(db: Db, email: string, town: Town | null): P
 		)
 		.returning({ id: newsletterSubscriber.id })
 	return rows.length > 0
-}
-
-/** The town of a member's address, if any. */
-export async function memberTown(db: Db, email: string): Promise<SubscriberTown | null> {
-	const [row] = await db
-		.select({
-			townId: newsletterSubscriber.townId,
-			townLabel: newsletterSubscriber.townLabel,
-			latitude: newsletterSubscriber.latitude,
-			longitude: newsletterSubscriber.longitude,
-		})
-		.from(newsletterSubscriber)
-		.where(eq(newsletterSubscriber.email, normaliseEmail(email)))
-	return row ?? null
 }
 
 /**

@@ -28,19 +28,29 @@ export interface Database {
 	ping(): Promise<void>
 	close(): Promise<void>
 	/**
-	 * PostgreSQL only: hears the signals of MEMBER_CHANGE_CHANNEL on the connections of the pool,
-	 * so that the signal of a write this process makes is heard before the write returns (a
-	 * connection listening on a channel gets its own notifications before its commit is answered;
-	 * another connection hears them a moment later). Returns the way to stop.
+	 * PostgreSQL only: hears the signals of the SIGNAL_CHANNELS on the connections of the pool, so
+	 * that the signal of a write this process makes is heard before the write returns (a connection
+	 * listening on a channel gets its own notifications before its commit is answered; another
+	 * connection hears them a moment later). Returns the way to stop.
 	 */
-	onPooledSignal?(listener: (payload: string) => void): () => void
+	onPooledSignal?(listener: (channel: SignalChannel, payload: string) => void): () => void
 }
 
 /**
  * The channel the database's triggers signal on when a statement changes what a member's session
- * shows (their account, sessions, avatars, unlocked contents): drizzle/0014_member_change_signal.sql.
+ * or dashboard shows (their account, sessions, avatars, unlocked contents, newsletter row):
+ * drizzle/0014_member_change_signal.sql and 0016_newsletter_and_event_signals.sql.
  */
 export const MEMBER_CHANGE_CHANNEL = 'band_member_change'
+/**
+ * The channel the database's triggers signal on with the name of a table a statement wrote, for the
+ * tables whose reads are kept until they change (drizzle/0016_newsletter_and_event_signals.sql).
+ */
+export const TABLE_CHANGE_CHANNEL = 'band_table_change'
+/** The channels of the database's own triggers. */
+export const SIGNAL_CHANNELS = [MEMBER_CHANGE_CHANNEL, TABLE_CHANGE_CHANNEL] as const
+export type SignalChannel = (typeof SIGNAL_CHANNELS)[number]
+const isSignalChannel = (channel: string): channel is SignalChannel => (SIGNAL_CHANNELS as readonly string[]).includes(channel)
 
 export class DataDirLockedError extends Error {
 	constructor(dir: string) {
@@ -59,17 +69,18 @@ export interface OpenOptions {
 }
 
 export async function openPostgres(url: string, options: OpenOptions = {}): Promise<Database> {
-	const signalListeners = new Set<(payload: string) => void>()
+	const signalListeners = new Set<(channel: SignalChannel, payload: string) => void>()
 	const pool = new pg.Pool({
 		connectionString: url,
 		max: 10,
 		// Every connection listens before the pool hands it out (see onPooledSignal).
 		onConnect: async (client) => {
 			client.on('notification', (message) => {
-				if (message.channel !== MEMBER_CHANGE_CHANNEL) return
-				for (const listener of signalListeners) listener(message.payload ?? '')
+				const channel = message.channel
+				if (!isSignalChannel(channel)) return
+				for (const listener of signalListeners) listener(channel, message.payload ?? '')
 			})
-			await client.query(`LISTEN ${MEMBER_CHANGE_CHANNEL}`)
+			for (const channel of SIGNAL_CHANNELS) await client.query(`LISTEN ${channel}`)
 		},
 	})
 	// An idle connection closed by the server (a restart, a failover, an administrator) is dropped

@@ -16,10 +16,9 @@ import { routeStrings } from '#app/i18n/route-strings.ts'
 import { cachedNextEvents } from '#app/features/events/cache.server.ts'
 import { MemberUpcoming, NearYou } from '#app/features/events/member-upcoming.tsx'
 import { eventsNear } from '#app/features/events/near.server.ts'
-import { memberTown } from '#app/features/newsletter/town.server.ts'
 import { DEFAULT_RADIUS_KM } from '#app/features/towns/rules.ts'
 import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
-import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
+import { memberSubscription } from '#app/features/newsletter/member-subscription.server.ts'
 
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings(
@@ -43,12 +42,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const profile = await getSessionProfile(request)
-	const [contents, next, newsletter, town] = await Promise.all([
+	const [contents, next, { status: newsletter, town }] = await Promise.all([
 		memberContents(database.db, env, user.id),
 		// The public list (the same for everyone, kept in memory a few seconds).
 		cachedNextEvents(database.db, NEXT_EVENTS),
-		memberNewsletterStatus(database.db, user.email),
-		memberTown(database.db, user.email),
+		memberSubscription(database.db, user),
 	])
 	const place = town?.latitude != null && town.longitude != null ? { latitude: town.latitude, longitude: town.longitude } : null
 	return {

@@ -1,8 +1,8 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import type { Route } from './+types/settings'
 import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
-import { memberNewsletterStatus } from '#app/features/newsletter/subscribers.server.tsx'
-import { memberTown, memberTownAction } from '#app/features/newsletter/town.server.ts'
+import { readMemberSubscription, type MemberSubscription } from '#app/features/newsletter/member-subscription.server.ts'
+import { memberTownAction } from '#app/features/newsletter/town.server.ts'
 import { retryAfterHeaders } from '#app/features/accounts/auth-actions.server.ts'
 import { getProfile } from '#app/features/accounts/profile.server.ts'
 import { currentSessionId, requireUser } from '#app/features/accounts/session.server.ts'
@@ -56,20 +56,22 @@ export function headers(args: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs): Promise<
 	SettingsData & {
 		title: string
-		newsletter: Awaited<ReturnType<typeof memberNewsletterStatus>>
-		town: Awaited<ReturnType<typeof memberTown>>
+		newsletter: MemberSubscription['status']
+		town: MemberSubscription['town']
 	}
 > {
 	const user = await requireUser(request)
 	const { database, env } = await getPlatform()
 	const db = database.db
 	const params = new URL(request.url).searchParams
-	const [profile, withPassword, methods, sessionId, avatar] = await Promise.all([
+	const [profile, withPassword, methods, sessionId, avatar, subscription] = await Promise.all([
 		getProfile(db, user.id),
 		hasPassword(db, user.id),
 		listSignInMethods(db, user.id),
 		currentSessionId(request),
 		memberAvatar(db, user.id),
+		// Read afresh: the page that changes it.
+		readMemberSubscription(db, user.email),
 	])
 	const linked = new Set(methods.map((m) => m.providerId))
 	return {
@@ -87,8 +89,8 @@ export async function loader({ request }: Route.LoaderArgs): Promise<
 		methods,
 		linkable: configuredProviders(env).filter((p) => !linked.has(p.id)),
 		sessions: await listActiveSessions(db, user.id, sessionId),
-		newsletter: await memberNewsletterStatus(db, user.email),
-		town: await memberTown(db, user.email),
+		newsletter: subscription.status,
+		town: subscription.town,
 		emailSent: params.get('email') === 'sent',
 		linkNotice: linkNotice(params),
 		constraint: {
