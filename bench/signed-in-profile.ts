@@ -5,6 +5,8 @@
  *   node_modules/.bin/node bench/signed-in-profile.ts [path …]     (default /dashboard and /dashboard/admin/events)
  *   BUILD_DIR=build-x … --no-build                                 (reuse a build made with server source maps)
  *   PROFILE_REQUESTS=1500 …                                        (sequential requests per path, the default)
+ *   … --bare                                                       (the bare React Router page of bench/bare/ first)
+ *   … --reread                                                     (the breakdown of the profiles last stored)
  *
  * The site is built with the server bundle's source maps (into build-bench-profile/), seeded with the
  * demo events and an admin account, and started once per path with Node's inspector on the
@@ -22,12 +24,27 @@ import fs from 'node:fs'
 import { SourceMap } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, stop } from './processes.ts'
-import { ROOT, TMP, buildSite, makeLog, runBench, seedDemo, signIn, startSite, tempDir } from './support/harness.ts'
+import type { ChildProcess } from 'node:child_process'
+import { freePort, start, stop, waitForHttp } from './processes.ts'
+import {
+	BARE_BUILD_DIR,
+	ROOT,
+	TMP,
+	buildBareApp,
+	buildSite,
+	makeLog,
+	nodeBin,
+	runBench,
+	seedDemo,
+	signIn,
+	startSite,
+	tempDir,
+} from './support/harness.ts'
 
 const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-profile'
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 1500)
 const WARM_UP = 300
+const IDLE_SECONDS = 10
 const paths = process.argv.slice(2).filter((arg) => arg.startsWith('/'))
 if (paths.length === 0) paths.push('/dashboard', '/dashboard/admin/events')
 const log = makeLog('signed-in profile')
@@ -158,14 +175,14 @@ function analyse(profile: Profile, readSource: ReturnType<typeof sourceReader>) 
 	return { kinds, functions, ours, busy, idle }
 }
 
-const profileFile = (page: string) => path.join(TMP, `signed-in${page.replaceAll('/', '-')}.cpuprofile`)
+const profileFile = (page: string) => path.join(TMP, `signed-in-${page.replaceAll('/', '-').replace(/^-/, '')}.cpuprofile`)
 
 function report(page: string, profile: Profile, readSource: ReturnType<typeof sourceReader>, note = '') {
 	const { kinds, functions, ours, busy, idle } = analyse(profile, readSource)
 	const pct = (us: number) => `${((100 * us) / busy).toFixed(1)} %`
 	const perRequest = (us: number) => `${(us / 1000 / REQUESTS).toFixed(3)} ms`
 	console.log(
-		`\n### \`${page}\`, ${REQUESTS} sequential signed-in requests\n\n` +
+		`\n### \`${page}\`, ${REQUESTS} sequential requests\n\n` +
 			`Server busy ${perRequest(busy)} per request (idle ${((100 * idle) / (busy + idle)).toFixed(0)} % of the time${note}); profile ${path.relative(ROOT, profileFile(page))}\n`,
 	)
 	console.log('| code | share of busy time | per request |\n| --- | ---: | ---: |')
@@ -185,7 +202,8 @@ function report(page: string, profile: Profile, readSource: ReturnType<typeof so
 await runBench(async () => {
 	// --reread: the breakdown of the profiles the last run stored, without running anything.
 	if (process.argv.includes('--reread')) {
-		for (const page of paths) report(page, JSON.parse(fs.readFileSync(profileFile(page), 'utf8')) as Profile, sourceReader(BUILD_DIR))
+		for (const page of [...(process.argv.includes('--bare') ? ['bare'] : []), ...paths])
+			report(page, JSON.parse(fs.readFileSync(profileFile(page), 'utf8')) as Profile, sourceReader(BUILD_DIR))
 		return
 	}
 	buildSite(BUILD_DIR, { serverSourcemaps: true, log })
@@ -197,6 +215,23 @@ await runBench(async () => {
 	const readSource = sourceReader(BUILD_DIR)
 	fs.mkdirSync(TMP, { recursive: true })
 
+	// The floor first, served as bench/dashboard.ts serves it: where a page of nothing goes.
+	if (process.argv.includes('--bare')) {
+		buildBareApp({ log })
+		const inspectPort = await freePort()
+		const port = await freePort()
+		const bare = start(
+			nodeBin,
+			[`--inspect=127.0.0.1:${inspectPort}`, path.join(ROOT, 'bench', 'bare', 'server.ts'), BARE_BUILD_DIR, String(port)],
+			{
+				cwd: ROOT,
+				env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' },
+				logFile: path.join(TMP, 'profile-bare.log'),
+			},
+		)
+		await waitForHttp(`http://127.0.0.1:${port}/`, bare)
+		await profilePage('bare', `http://127.0.0.1:${port}/`, {}, inspectPort, bare, sourceReader(BUILD_DIR))
+	}
 	for (const page of paths) {
 		const inspectPort = await freePort()
 		// MALLOC_TRIM_THRESHOLD_ set here: the server then does not start itself again (server/memory-settings.ts).
@@ -207,24 +242,53 @@ await runBench(async () => {
 			env: { MALLOC_TRIM_THRESHOLD_: '131072' },
 		})
 		const cookie = await signIn(site.origin, email, password)
-		const get = async () => {
-			const response = await fetch(site.origin + page, { headers: { cookie }, redirect: 'manual' })
-			await response.arrayBuffer()
-			if (response.status !== 200) throw new Error(`${page} answered ${response.status}`)
-		}
-		log(`${page}: ${WARM_UP} requests to warm up`)
-		for (let k = 0; k < WARM_UP; k++) await get()
-		const session = await inspector(inspectPort)
-		await session.send('Profiler.enable')
-		await session.send('Profiler.setSamplingInterval', { interval: 200 })
-		await session.send('Profiler.start')
-		const startedAt = performance.now()
-		for (let k = 0; k < REQUESTS; k++) await get()
-		const wallMs = performance.now() - startedAt
-		const { profile } = await session.send<{ profile: Profile }>('Profiler.stop')
-		session.close()
-		await stop(site.child)
-		fs.writeFileSync(profileFile(page), JSON.stringify(profile))
-		report(page, profile, readSource, `, ${(wallMs / 1000).toFixed(1)} s in all`)
+		await profilePage(page, site.origin + page, { cookie }, inspectPort, site.child, readSource)
 	}
 })
+
+/** Warm-up, then REQUESTS sequential requests while V8's profiler samples; the process is stopped after. */
+async function profilePage(
+	page: string,
+	url: string,
+	headers: Record<string, string>,
+	inspectPort: number,
+	child: ChildProcess,
+	readSource: ReturnType<typeof sourceReader>,
+) {
+	const get = async () => {
+		// As the load bench asks: no compression.
+		const response = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' }, redirect: 'manual' })
+		await response.arrayBuffer()
+		if (response.status !== 200) throw new Error(`${page} answered ${response.status}`)
+	}
+	log(`${page}: ${WARM_UP} requests to warm up`)
+	for (let k = 0; k < WARM_UP; k++) await get()
+	const session = await inspector(inspectPort)
+	await session.send('Profiler.enable')
+	await session.send('Profiler.setSamplingInterval', { interval: 200 })
+	// What the process does with no request at all (timers, the job queue's polling), for comparison.
+	await session.send('Profiler.start')
+	await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000))
+	const idle = analyse((await session.send<{ profile: Profile }>('Profiler.stop')).profile, readSource)
+	await session.send('Profiler.start')
+	const startedAt = performance.now()
+	for (let k = 0; k < REQUESTS; k++) await get()
+	const wallMs = performance.now() - startedAt
+	const { profile } = await session.send<{ profile: Profile }>('Profiler.stop')
+	session.close()
+	await stop(child)
+	fs.writeFileSync(profileFile(page), JSON.stringify(profile))
+	const idleMsPerSecond = idle.busy / 1000 / IDLE_SECONDS
+	report(
+		page,
+		profile,
+		readSource,
+		`, ${(wallMs / 1000).toFixed(1)} s in all; with no request at all the process was busy ${idleMsPerSecond.toFixed(1)} ms per second, ${((idleMsPerSecond * wallMs) / 1000 / REQUESTS).toFixed(3)} ms per request of this run, ${[
+			...idle.kinds,
+		]
+			.sort((a, b) => b[1] - a[1])
+			.map(([kind, us]) => `${kind} ${((100 * us) / idle.busy).toFixed(0)} %`)
+			.slice(0, 3)
+			.join(', ')}`,
+	)
+}

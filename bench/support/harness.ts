@@ -110,6 +110,22 @@ export function buildSite(
 	run([path.join(ROOT, 'scripts/compress-assets.mjs')])
 }
 
+/** Where bench/bare/ (a React Router app with one route and one paragraph) is built. */
+export const BARE_BUILD_DIR = path.join(ROOT, 'build-bench-bare')
+
+/** `react-router build` of bench/bare/ into BARE_BUILD_DIR (kept with `--no-build` when there). */
+export function buildBareApp(options: { log?: (message: string) => void } = {}) {
+	if (process.argv.includes('--no-build') && fs.existsSync(path.join(BARE_BUILD_DIR, 'server', 'index.js'))) return
+	options.log?.('building bench/bare/')
+	fs.rmSync(BARE_BUILD_DIR, { recursive: true, force: true })
+	execFileSync(nodeBin, [fs.realpathSync(path.join(ROOT, 'node_modules/.bin/react-router')), 'build'], {
+		cwd: path.join(ROOT, 'bench', 'bare'),
+		env: { ...process.env, NODE_ENV: 'production', BUILD_DIR: BARE_BUILD_DIR },
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 120_000,
+	})
+}
+
 export interface SiteOptions {
 	buildDir: string
 	dataDir: string
