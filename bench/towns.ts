@@ -198,6 +198,8 @@ interface Run {
 	route: number[]
 	wide: { q: string; ms: number }[]
 	loaded: Awaited<ReturnType<typeof concurrent>>
+	/** The control server's one-letter requests under the same load. */
+	routeLoaded: Awaited<ReturnType<typeof concurrent>>
 	load: string
 }
 
@@ -222,11 +224,11 @@ async function measure(kind: 'pglite' | 'postgres', pair: number): Promise<Run> 
 		// The control server: as many requests on the same route, one letter (the list is never read).
 		const letters = queries.map((q) => q[0]!)
 		const route = await oneAtATime(control.origin, ['l', ...letters, ...WIDE.flatMap((q) => [q[0]!, q[0]!, q[0]!])])
-		await concurrent(control.origin, letters, 5)
+		const routeLoaded = await concurrent(control.origin, letters, 5)
 		const after = { towns: await towns.sample(), control: await control.sample() }
 		const load = machineLine().replace(/^.*load average /, '')
 		log(`${name}: after: towns ${mb(after.towns.rss)} MB, control ${mb(after.control.rss)} MB`)
-		return { kind, pair, before, after, firstMs: firstMs!, sequential, route: route.slice(1), wide, loaded, load }
+		return { kind, pair, before, after, firstMs: firstMs!, sequential, route: route.slice(1), wide, loaded, routeLoaded, load }
 	} finally {
 		await Promise.all([towns.stop(), control.stop()])
 	}
@@ -274,15 +276,15 @@ function report(runs: Run[]): string {
 		'',
 		'## Suggestions',
 		'',
-		`\`GET /api/towns?q=…\` over HTTP on 127.0.0.1, time to the whole answer. One at a time: ${SEQUENTIAL.toLocaleString('en-US')} prefixes of 2–6 letters of towns drawn from the list; the widest prefixes 3 times each (median). The same route on the control server (one letter: no list work) says what the server itself costs. Under load: 10 connections for 5 s over the same prefixes.`,
+		`\`GET /api/towns?q=…\` over HTTP on 127.0.0.1, time to the whole answer. One at a time: ${SEQUENTIAL.toLocaleString('en-US')} prefixes of 2–6 letters of towns drawn from the list; the widest prefixes 3 times each (median). The same route on the control server (one letter: no list work) says what the server itself costs, one at a time and under the same load. Under load: 10 connections for 5 s over the same prefixes.`,
 		'',
-		'| database | pair | first (reads the list) | one at a time p50 / p99 / max | the route alone p50 / p99 | widest prefixes (median each) | 10 connections p50 / p99 / max | answers (not 200) |',
-		'| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+		'| database | pair | first (reads the list) | one at a time p50 / p99 / max | the route alone p50 / p99 | widest prefixes (median each) | 10 connections p50 / p99 / max | the route alone, 10 connections p50 / p99 | answers (not 200) |',
+		'| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
 	)
 	for (const run of runs) {
 		const s = run.sequential
 		out.push(
-			`| ${run.kind} | ${run.pair} | ${run.firstMs.toFixed(1)} ms | ${percentile(s, 50).toFixed(1)} / ${percentile(s, 99).toFixed(1)} / ${Math.max(...s).toFixed(1)} ms | ${percentile(run.route, 50).toFixed(1)} / ${percentile(run.route, 99).toFixed(1)} ms | ${run.wide.map((w) => `${w.q} ${w.ms.toFixed(1)}`).join(', ')} ms | ${run.loaded.p50} / ${run.loaded.p99} / ${run.loaded.max} ms | ${run.loaded.total.toLocaleString('en-US')} (${run.loaded.bad}) |`,
+			`| ${run.kind} | ${run.pair} | ${run.firstMs.toFixed(1)} ms | ${percentile(s, 50).toFixed(1)} / ${percentile(s, 99).toFixed(1)} / ${Math.max(...s).toFixed(1)} ms | ${percentile(run.route, 50).toFixed(1)} / ${percentile(run.route, 99).toFixed(1)} ms | ${run.wide.map((w) => `${w.q} ${w.ms.toFixed(1)}`).join(', ')} ms | ${run.loaded.p50} / ${run.loaded.p99} / ${run.loaded.max} ms | ${run.routeLoaded.p50} / ${run.routeLoaded.p99} ms | ${run.loaded.total.toLocaleString('en-US')} (${run.loaded.bad}) |`,
 		)
 	}
 	out.push('')

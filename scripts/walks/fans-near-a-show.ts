@@ -2,6 +2,7 @@
  * Issue 29's walk, in Chromium, at 375 px (a phone) and at 1280 px, with screenshots to look at:
  *
  *   npm run build && node_modules/.bin/node scripts/walks/fans-near-a-show.ts <screenshots folder>
+ *   E2E_START_TIMEOUT_MS=240000 …        (a busy machine: more time for the server's first start)
  *
  * The production build (BUILD_DIR, default build/) served by server/index.ts on a free port with a
  * fresh data folder, an SMTP server in this process as the site's only relay, Debian's Chromium
@@ -48,6 +49,8 @@ async function previewShot(page: Page, width: number, name: string | null) {
 	const frame = page.locator('iframe')
 	await frame.scrollIntoViewIfNeeded()
 	const png = await frame.screenshot({ animations: 'disabled' })
+	// Time for the page to paint the frame where a full-page capture will look for it.
+	await page.waitForTimeout(2_000)
 	if (!name) return
 	fs.writeFileSync(path.join(SHOTS!, `${width}-${name}.png`), png)
 	say(`saved ${width}-${name}.png`)
@@ -149,8 +152,8 @@ async function walk(width: number, options: BrowserContextOptions) {
 		assert.equal(await page.getByRole('slider').inputValue(), '150')
 		const count = page.locator('section[aria-labelledby=audience-titre] p[aria-live]')
 		assert.match(await count.innerText(), /^1 abonné /, 'one fan within 150 km of Lyon')
-		// The mail as the fans will get it, in its frame (shot on its own first: a frame is painted once
-		// it has been in view, and a full-page capture taken at once shows it white).
+		// The mail as the fans will get it, in its frame (shot on its own first: a full-page capture
+		// taken at once shows a frame that has not been painted yet as white).
 		await page.frameLocator('iframe').getByText(title).first().waitFor()
 		await previewShot(page, width, '07-admin-announce-preview')
 		await shot(page, width, '07-admin-announce-150-km')
@@ -209,8 +212,8 @@ for (const [width, options] of [
 	[1280, DESKTOP],
 ] as const) {
 	// A fresh site (data folder, mailbox, browser) per width: each walk has its two fans only.
-	await setUp()
 	try {
+		await setUp()
 		await walk(width, options)
 		if (h.problems.length || h.serverErrors.length) throw new Error(`seen in the browser: ${[...h.problems, ...h.serverErrors].join('\n')}`)
 	} catch (error) {
