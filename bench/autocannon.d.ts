@@ -5,6 +5,8 @@ declare module 'autocannon' {
 		connections?: number
 		duration?: number
 		pipelining?: number
+		/** Requests each connection sends in turn (their paths against `url`). */
+		requests?: { method?: string; path: string }[]
 	}
 	interface Instance extends PromiseLike<unknown> {
 		on(event: 'response', listener: (client: object, statusCode: number, bytes: number, ms: number) => void): this

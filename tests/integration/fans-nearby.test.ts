@@ -219,8 +219,28 @@ describe('announcing a concert to the fans near it', () => {
 
 	it('goes to everyone, saying why, when the venue has no coordinates', async () => {
 		const created = await editorPost('new', eventForm({ city: 'Nulle-Part-sur-Rien', title: 'Concert secret' }))
-		const page = await composeLoad('new', `?event=${savedId(created)}`)
-		expect(page.body).toMatchObject({ audience: { placed: false, count: 3 } })
+		const eventId = savedId(created)
+		const page = await composeLoad('new', `?event=${eventId}`)
+		// The screen says why (newsletter.announce.audience.unplaced names the venue) and counts everyone.
+		expect(page.body).toMatchObject({ audience: { placed: false, count: 3, venue: expect.stringContaining('Nulle-Part-sur-Rien') } })
+		const draft = (page.body as { draft: Record<string, string> }).draft
+		// A radius and coordinates posted anyway change nothing: the venue has no place to measure from.
+		const sent = await composePost('new', {
+			intent: 'send',
+			...draft,
+			audienceEvent: eventId,
+			radiusKm: '50',
+			latitude: '45.75',
+			longitude: '4.85',
+		})
+		expect(sent.status).toBe(302)
+		const campaignId = sent.headers.get('location')!.split('/').pop()!
+		expect((await getCampaign(db(), campaignId))?.audience).toBeNull()
+		const { database, env: e, logger, realtime, jobs } = env.platform
+		expect(await runCampaignSlice({ db: database.db, env: e, logger, realtime, jobs }, campaignId)).toEqual({ state: 'done' })
+		expect(await getCampaign(db(), campaignId)).toMatchObject({ status: 'sent', recipients: 3 })
+		for (const fan of ['fan-lyon@exemple.fr', 'fan-brest@exemple.fr', 'fan-sans-ville@exemple.fr'])
+			expect(smtp.to(fan).filter((mail) => mail.parsed.subject?.startsWith('Concert secret'))).toHaveLength(1)
 	})
 })
 
@@ -254,6 +274,9 @@ describe('a fan sees the shows near them', () => {
 			nearTown: { town: string; events: { title: string; distanceKm: number | null }[] }
 		}
 		expect(fromBrest.nearTown.town).toBe('Brest (Finistère)')
+		// Coordinates in the address are not read: the town is placed by the server.
+		const forged = (await list('?ville=brest&latitude=45.75&longitude=4.85')).body as typeof fromBrest
+		expect(forged.nearTown.events.map((e) => e.distanceKm)).toEqual(fromBrest.nearTown.events.map((e) => e.distanceKm))
 		const order = fromBrest.nearTown.events.map((e) => e.title)
 		expect(fromBrest.nearTown.events[0]).toMatchObject({ distanceKm: 0 })
 		expect(order.indexOf('Brest, trop loin')).toBeLessThan(order.indexOf('Le Transbordeur en fête'))
@@ -303,6 +326,25 @@ describe('segments of the subscribers admin', () => {
 			typedTown: 'Nulle-Part-sur-Rien',
 			townProblem: { message: expect.stringContaining('Nous ne trouvons pas') },
 		})
+		// A distance out of bounds: said next to the field, what was typed kept, no distance filter
+		// (the list and its export alike); the other filters still apply.
+		for (const km of ['5000', '0', 'loin']) {
+			const refused = await outcome(
+				await subscribersList.loader(
+					routeArgs(
+						get(`${LIST_PATH}?${new URLSearchParams({ ville: 'Lyon', km, source: 'landing' })}`, { cookie: adminCookie }),
+						LIST_PATH,
+					) as never,
+				),
+			)
+			expect(refused.body).toMatchObject({
+				typedKm: km,
+				radiusProblem: 'Choisissez une distance entre 10 et 1000 km.',
+				filters: 'source=landing',
+			})
+		}
+		// No distance filter: even those without a town are listed (any radius would leave them out).
+		expect(await emails({ ville: 'Lyon', km: '5000' })).toContain('fan-sans-ville@exemple.fr')
 
 		const csv = await subscribersExport.loader(
 			routeArgs(

@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countAudience } from '#app/features/newsletter/audience.server.ts'
 import { findSubscriber } from '#app/features/newsletter/subscribers.server.tsx'
 import { newsletterSubscriber, outboxMail } from '#app/platform/db/schema.ts'
 import * as claim from '#app/routes/auth/claim.tsx'
@@ -98,8 +99,23 @@ describe('a town at the landing’s sign-up', () => {
 		const asked = await post({ email: 'brest-signup@exemple.fr', newsletter: 'on', town: 'Saint-Denis' })
 		expect(asked.status).toBe(400)
 		expect(asked.body).toMatchObject({ town: { choices: expect.arrayContaining(['Saint-Denis (Seine-Saint-Denis)']) } })
-		expect((await post({ email: 'brest-signup@exemple.fr', newsletter: 'on', town: 'Brest (Finistère)' })).status).toBe(302)
-		expect(await findSubscriber(db(), 'brest-signup@exemple.fr')).toMatchObject({ status: 'pending', townLabel: 'Brest (Finistère)' })
+		// Coordinates and an id sent along are not read: the server places the town it resolved.
+		const signedUp = await post({
+			email: 'brest-signup@exemple.fr',
+			newsletter: 'on',
+			town: 'Brest (Finistère)',
+			latitude: '45.75',
+			longitude: '4.85',
+			townId: '2996944',
+		})
+		expect(signedUp.status).toBe(302)
+		expect(await findSubscriber(db(), 'brest-signup@exemple.fr')).toMatchObject({
+			status: 'pending',
+			townLabel: 'Brest (Finistère)',
+			townId: 3030300,
+			latitude: 48.39,
+			longitude: -4.49,
+		})
 	})
 })
 
@@ -111,6 +127,19 @@ describe('changing or removing one’s town', () => {
 		expect(page.body).toMatchObject({ valid: true, town: 'Lyon (Rhône)', email: 'l•••@exemple.fr' })
 		const post = async (fields: Record<string, string>) =>
 			outcome(await townPage.action(routeArgs(formPost(url, fields), '/newsletter/town') as never))
+		// A concert at Brest, 50 km around: this fan is in its audience while their town is Brest.
+		const nearBrest = {
+			kind: 'radius' as const,
+			eventId: 'concert-brest',
+			venue: 'La Carène, Brest',
+			latitude: 48.39,
+			longitude: -4.49,
+			radiusKm: 50,
+			includeNoTown: false,
+			countAtSave: 0,
+		}
+		const inAudience = async () => (await countAudience(db(), nearBrest)) > 0
+		expect(await inAudience()).toBe(false)
 		expect(await post({ intent: 'save', town: 'Brest', latitude: '0', longitude: '0' })).toMatchObject({
 			status: 200,
 			body: { outcome: 'saved' },
@@ -125,6 +154,7 @@ describe('changing or removing one’s town', () => {
 			status: 400,
 			body: { typed: 'Nulle-Part-sur-Rien', problem: { message: expect.stringContaining('Nous ne trouvons pas') } },
 		})
+		expect(await inAudience()).toBe(true)
 		expect(await post({ intent: 'remove', town: '' })).toMatchObject({ status: 200, body: { outcome: 'removed' } })
 		expect(await findSubscriber(db(), 'lyon@exemple.fr')).toMatchObject({
 			status: 'active',
@@ -133,6 +163,10 @@ describe('changing or removing one’s town', () => {
 			latitude: null,
 			longitude: null,
 		})
+		// Removed: in no radius, however wide; only « those without a town », when the admin adds them.
+		expect(await inAudience()).toBe(false)
+		expect(await countAudience(db(), { ...nearBrest, radiusKm: 1000 })).toBe(0)
+		expect(await countAudience(db(), { ...nearBrest, includeNoTown: true })).toBeGreaterThan(0)
 		const forged = await outcome(
 			await townPage.loader(
 				routeArgs(get('/newsletter/town?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), '/newsletter/town') as never,

@@ -1,5 +1,6 @@
 import { gte, lt, eq, type SQL } from 'drizzle-orm'
 import { newsletterSubscriber, SUBSCRIBER_SOURCES, type SubscriberSource } from '#app/platform/db/schema.ts'
+import { getT } from '#app/platform/i18n.server.ts'
 import { parisWallClockToInstant } from '#app/platform/time-zone.ts'
 import { readTownInput } from '#app/features/towns/town-input.server.ts'
 import {
@@ -28,12 +29,23 @@ export interface SubscriberSegment {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-/** The segment a query string asks for; a town not understood comes back with why (and the segment without it). */
-export function parseSegment(params: URLSearchParams): { segment: SubscriberSegment; typedTown: string; townProblem: TownProblem | null } {
+/**
+ * The segment a query string asks for. A town not understood, or a distance out of bounds, comes
+ * back with why, and the segment is without the distance filter (the other filters still apply).
+ */
+export function parseSegment(params: URLSearchParams): {
+	segment: SubscriberSegment
+	typedTown: string
+	townProblem: TownProblem | null
+	typedKm: string
+	radiusProblem: string | null
+} {
 	const source = params.get('source')
 	const from = params.get('from') ?? ''
 	const to = params.get('to') ?? ''
-	const radius = Number(params.get('km') ?? DEFAULT_RADIUS_KM)
+	const typedKm = (params.get('km') ?? '').trim().slice(0, 20)
+	const radius = typedKm === '' ? DEFAULT_RADIUS_KM : Number(typedKm)
+	const radiusOk = Number.isFinite(radius) && radius >= MIN_RADIUS_KM && radius <= MAX_RADIUS_KM
 	const typedTown = (params.get('ville') ?? '').slice(0, 200)
 	const form = new FormData()
 	form.set(TOWN_FIELD, typedTown)
@@ -44,11 +56,14 @@ export function parseSegment(params: URLSearchParams): { segment: SubscriberSegm
 			source: (SUBSCRIBER_SOURCES as readonly string[]).includes(source ?? '') ? (source as SubscriberSource) : null,
 			from: DAY.test(from) ? from : null,
 			to: DAY.test(to) ? to : null,
-			town: town.kind === 'town' ? { label: town.town.label, latitude: town.town.latitude, longitude: town.town.longitude } : null,
-			radiusKm: Number.isFinite(radius) ? Math.min(MAX_RADIUS_KM, Math.max(MIN_RADIUS_KM, Math.round(radius))) : DEFAULT_RADIUS_KM,
+			town:
+				town.kind === 'town' && radiusOk ? { label: town.town.label, latitude: town.town.latitude, longitude: town.town.longitude } : null,
+			radiusKm: radiusOk ? Math.round(radius) : DEFAULT_RADIUS_KM,
 		},
 		typedTown,
 		townProblem: town.kind === 'invalid' ? { message: town.message, choices: town.choices } : null,
+		typedKm,
+		radiusProblem: radiusOk ? null : getT()('newsletter.announce.audience.badRadius', { min: MIN_RADIUS_KM, max: MAX_RADIUS_KM }),
 	}
 }
 

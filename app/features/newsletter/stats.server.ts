@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { newsletterDelivery, newsletterSubscriber } from '#app/platform/db/schema.ts'
 import { sqlParisDate, sqlParisDay, sqlParisMidnight } from '#app/platform/time-zone.ts'
-import { regionOfTown } from '#app/features/towns/towns.server.ts'
+import { regionsOfTowns } from '#app/features/towns/towns.server.ts'
 
 /*
  * Figures for the admin's stats screen: subscribers by status over time, and sends and failures per
@@ -86,10 +86,11 @@ export async function subscribersByRegion(db: Db): Promise<{ regions: { label: s
 		.from(newsletterSubscriber)
 		.where(eq(newsletterSubscriber.status, 'active'))
 		.groupBy(newsletterSubscriber.townId)
+	const regionOf = regionsOfTowns(rows.flatMap((row) => (row.townId === null ? [] : [row.townId])))
 	const regions = new Map<string, number>()
 	let withoutTown = 0
 	for (const row of rows) {
-		const region = row.townId === null ? null : regionOfTown(row.townId)
+		const region = row.townId === null ? null : (regionOf.get(row.townId) ?? null)
 		if (region === null) withoutTown += Number(row.n)
 		else regions.set(region, (regions.get(region) ?? 0) + Number(row.n))
 	}

@@ -22,7 +22,7 @@ export async function subscribersPageData(request: Request) {
 	const q = (params.get('q') ?? '').trim().slice(0, 200)
 	const status = parseStatus(params.get('status'))
 	const page = Number.parseInt(params.get('page') ?? '1', 10) || 1
-	const { segment, typedTown, townProblem } = parseSegment(params)
+	const { segment, typedTown, townProblem, typedKm, radiusProblem } = parseSegment(params)
 	const list = await listSubscribers((await newsletterContext()).db, { q, status, page, segment })
 	return {
 		title: pageTitle(getT()('newsletter.admin.subscribers.metaTitle')),
@@ -31,6 +31,8 @@ export async function subscribersPageData(request: Request) {
 		segment,
 		typedTown,
 		townProblem,
+		typedKm,
+		radiusProblem,
 		/** The filters as a query string (no page): the pages' links and the export's. */
 		filters: segmentQuery(segment, { q, status }).toString(),
 		list,

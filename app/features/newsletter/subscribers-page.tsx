@@ -21,6 +21,7 @@ import { NewsletterNav, SUBSCRIBERS_PATH as HERE } from './admin-nav.tsx'
 import { useNewsletterLabels } from './labels.ts'
 import { AddSubscriberSchema } from './forms.ts'
 import { TownField } from '#app/features/towns/town-field.tsx'
+import { MAX_RADIUS_KM, MIN_RADIUS_KM } from '#app/features/towns/rules.ts'
 import type { subscribersPageData } from './subscribers-page.server.ts'
 
 /*
@@ -115,8 +116,22 @@ function SubscriberSearch({ loaderData }: { loaderData: PageData }) {
 				<Field label={t('newsletter.admin.segments.to')}>
 					{(control) => <Input {...control} type="date" name="to" defaultValue={segment.to ?? ''} />}
 				</Field>
-				<Field label={t('newsletter.admin.segments.km')} className="w-28">
-					{(control) => <Input {...control} type="number" name="km" min={10} max={1000} step={10} defaultValue={segment.radiusKm} />}
+				<Field
+					label={t('newsletter.admin.segments.km')}
+					errors={loaderData.radiusProblem ? [loaderData.radiusProblem] : null}
+					className={loaderData.radiusProblem ? 'w-56' : 'w-28'}
+				>
+					{(control) => (
+						<Input
+							{...control}
+							type="number"
+							name="km"
+							min={MIN_RADIUS_KM}
+							max={MAX_RADIUS_KM}
+							step={10}
+							defaultValue={loaderData.radiusProblem ? loaderData.typedKm : segment.radiusKm}
+						/>
+					)}
 				</Field>
 				<div className="min-w-56 flex-1">
 					<TownField

@@ -73,9 +73,10 @@ describe('the town list', () => {
 		if (found.status !== 'found') throw new Error('Brest not found')
 		expect(towns.townById(found.town.id)).toEqual(found.town)
 		expect(towns.townById(-1)).toBeNull()
-		expect(towns.regionOfTown(found.town.id)).toBe('Bretagne')
 		const reunion = towns.resolveTown('Saint-Denis (La Réunion)')
-		if (reunion.status === 'found') expect(towns.regionOfTown(reunion.town.id)).toBe('La Réunion')
+		if (reunion.status !== 'found') throw new Error('Saint-Denis (La Réunion) not found')
+		const regions = towns.regionsOfTowns([found.town.id, reunion.town.id, -1, found.town.id])
+		expect(Object.fromEntries(regions)).toEqual({ [found.town.id]: 'Bretagne', [reunion.town.id]: 'La Réunion' })
 	})
 })
 

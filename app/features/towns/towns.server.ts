@@ -188,17 +188,27 @@ export function resolveTownIn(text: string, countryCode: string): TownResolution
 	return { status: 'ambiguous', choices: namesakes.slice(0, CHOICES) }
 }
 
-/**
- * Where a town is, for the stats by region: a French region's name (mainland and Corsica), else its
- * country's French name (overseas departments are listed as countries: « La Réunion »). Null when
- * the list no longer has the town.
- */
-export function regionOfTown(id: number): string | null {
-	const c = load()
-	if (!c) return null
-	const i = c.ids.indexOf(id)
-	if (i === -1) return null
+/** A town's region: a French region's name (mainland and Corsica), else its country's French name. */
+function regionAt(c: TownColumns, i: number): string {
 	const [code, countryName] = c.header.countries[c.countries[i]!]!
 	if (code !== 'FR') return countryName
 	return c.header.regionNames?.[c.header.regions[c.regions[i]!]!] ?? countryName
+}
+
+/**
+ * Where towns are, for the stats by region: each id's French region (mainland and Corsica), else
+ * its country's French name (overseas departments are listed as countries: « La Réunion »). An id
+ * the list no longer has is left out. One pass over the ids, however many are asked: the records are
+ * in name order, and an index by id would cost half a megabyte more of memory.
+ */
+export function regionsOfTowns(ids: Iterable<number>): Map<number, string> {
+	const found = new Map<number, string>()
+	const c = load()
+	if (!c) return found
+	const wanted = new Set(ids)
+	for (let i = 0; i < c.count && found.size < wanted.size; i++) {
+		const id = c.ids[i]!
+		if (wanted.has(id)) found.set(id, regionAt(c, i))
+	}
+	return found
 }

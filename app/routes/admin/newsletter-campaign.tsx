@@ -267,7 +267,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 							</Button>
 							{noRelay === 'send' ? <NoRelay id="relais-envoi" intent="send" /> : null}
 							<div className="flex flex-wrap items-end gap-3">
-								<Field label={t('newsletter.admin.compose.scheduleAt')} className="min-w-0 flex-1">
+								<Field label={t('newsletter.admin.compose.scheduleAt')} className="min-w-56 flex-1">
 									{(control) => <Input {...control} type="datetime-local" name="scheduledAt" defaultValue={loaderData.scheduledAt} />}
 								</Field>
 								<Button

@@ -16,13 +16,13 @@ import { closeAll, newVisitor, SEQUENTIAL, visit, waitForPath } from '../support
 import { t } from '../support/i18n.ts'
 import { buttonLink, mailsTo, pathAndQuery, waitForMail } from '../support/mail-links.ts'
 
-/** Writes a concert at Lyon's Transbordeur in the admin's editor and publishes it. */
-async function publishLyonConcert(page: Page, title: string, startsAt: string) {
+/** Writes a concert at Lyon's Transbordeur (or a venue in another city) in the admin's editor and publishes it. */
+async function publishLyonConcert(page: Page, title: string, startsAt: string, venue = { name: 'Le Transbordeur', city: 'Lyon' }) {
 	await visit(page, '/dashboard/admin/events/new')
 	await page.getByLabel(t('admin.events.fields.title')).fill(title)
 	await page.getByLabel(t('admin.events.fields.startsAt'), { exact: true }).fill(startsAt)
-	await page.getByLabel(t('admin.events.fields.venueName')).fill('Le Transbordeur')
-	await page.getByLabel(t('admin.events.fields.city'), { exact: true }).fill('Lyon')
+	await page.getByLabel(t('admin.events.fields.venueName')).fill(venue.name)
+	await page.getByLabel(t('admin.events.fields.city'), { exact: true }).fill(venue.city)
 	await page
 		.getByRole('button', { name: /Publier/ })
 		.first()
@@ -89,6 +89,21 @@ export function fansNearbySpecs() {
 			await page.getByText(t('newsletter.announce.audience.sentTo_one', { count: 1 })).waitFor({ timeout: 20_000 })
 			assert.equal(mailsTo(brest, title).length, 0)
 		})
+
+		test('a venue the town list cannot place: the announcement goes to everyone, and the screen says why', async () => {
+			await publishLyonConcert(page, `Lieu secret ${tag}`, '2031-05-23T20:30', { name: 'La Cave', city: 'Nulle-Part-sur-Rien' })
+			await page.getByRole('link', { name: t('newsletter.announce.button') }).click()
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/newsletter/campaigns/new')
+			const audience = page.locator('section[aria-labelledby=audience-titre]')
+			await audience
+				.getByRole('note')
+				.getByText(t('newsletter.announce.audience.unplaced', { venue: 'La Cave, Nulle-Part-sur-Rien' }))
+				.waitFor()
+			assert.equal(await audience.getByRole('slider').count(), 0)
+			// The button says who it goes to: every subscriber, not the fans near the venue.
+			await page.getByRole('button', { name: t('newsletter.admin.compose.sendNow') }).waitFor()
+			assert.equal(await page.getByRole('button', { name: t('newsletter.announce.sendNow') }).count(), 0)
+		})
 	})
 
 	describe('fans near a show: an announcement prepared at a first publication, never sent', SEQUENTIAL, () => {
@@ -109,12 +124,13 @@ export function fansNearbySpecs() {
 			await box.focus()
 			await page.keyboard.press('Space')
 			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
-			await page.getByText(t('newsletter.admin.flash.prepareOn.title')).waitFor()
+			await page.getByText(t('newsletter.admin.flash.prepareOn.title'), { exact: true }).waitFor()
 			assert.equal(await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).isChecked(), true)
 			await audit(page, 'newsletter: the prepared announcements setting')
 
 			await publishLyonConcert(page, title, '2031-06-20T20:30')
-			await page.getByText(t('admin.events.flash.publishedPrepared.body')).waitFor()
+			// Exactly the toast's line (the screen reader's live region repeats it after the title).
+			await page.getByText(t('admin.events.flash.publishedPrepared.body'), { exact: true }).waitFor()
 
 			await visit(page, '/dashboard/admin/stats')
 			const notice = page.locator('section[aria-labelledby=annonces-preparees]')
@@ -132,7 +148,7 @@ export function fansNearbySpecs() {
 			await row.getByText(t('newsletter.admin.campaignStatus.draft')).waitFor()
 			await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).uncheck()
 			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
-			await page.getByText(t('newsletter.admin.flash.prepareOff.title')).waitFor()
+			await page.getByText(t('newsletter.admin.flash.prepareOff.title'), { exact: true }).waitFor()
 		})
 	})
 }
