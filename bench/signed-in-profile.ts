@@ -166,7 +166,7 @@ function analyse(profile: Profile, readSource: ReturnType<typeof sourceReader>) 
 		add(functions, node.callFrame.url ? nameOf(node) : `${name} (built-in) · ${owner ? nameOf(owner) : '?'}`, us)
 		const seen = new Set<string>()
 		for (const frame of stack) {
-			if (!/^our /.test(kindOf(sourceOf(frame)))) continue
+			if (!kindOf(sourceOf(frame)).startsWith('our ')) continue
 			const key = nameOf(frame)
 			if (!seen.has(key)) add(ours, key, us)
 			seen.add(key)

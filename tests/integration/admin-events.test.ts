@@ -660,16 +660,14 @@ describe(`admin events on ${databaseKind()}`, () => {
 			expect(await titles(cookie)).toEqual([])
 			await db().transaction(async (tx) => {
 				await tx.execute(sql`set local session_replication_role = replica`)
-				await tx
-					.insert(event)
-					.values({
-						id: 'silent-0001',
-						title: 'En silence',
-						startsAt: new Date(Date.now() + 86_400_000),
-						venueName: 'Salle',
-						city: 'Lyon',
-						published: true,
-					})
+				await tx.insert(event).values({
+					id: 'silent-0001',
+					title: 'En silence',
+					startsAt: new Date(Date.now() + 86_400_000),
+					venueName: 'Salle',
+					city: 'Lyon',
+					published: true,
+				})
 			})
 			expect(await titles(cookie)).toEqual([])
 			await db().delete(event)
