@@ -2,7 +2,8 @@
  * A real SMTP server in the test process, for the mail platform's integration tests: it receives
  * what the site's Nodemailer transport sends, parses it with mailparser, and can play an outage —
  * refuse every mail with a temporary error, or stop listening altogether and come back on the
- * same port.
+ * same port. For the crash tests it also tells which messages a dying sender cut mid-DATA, and can
+ * leave one message unanswered.
  */
 import type { AddressInfo } from 'node:net'
 import { simpleParser, type ParsedMail } from 'mailparser'
@@ -29,6 +30,19 @@ export interface TestSmtp {
 	refuse(address: string, code: number | null): void
 	/** Waits this long after a message's end before accepting it (a busy relay), 0 by default. */
 	setDelay(ms: number): void
+	/**
+	 * Messages whose connection closed before their end of data (a sender that died mid-DATA): a
+	 * relay discards them. Each with its recipients, in the order the connections closed.
+	 */
+	cut: { to: string[] }[]
+	/** The recipients of the messages being received now (DATA begun, its end not come yet). */
+	receiving(): string[]
+	/**
+	 * The next message whose end arrives is received (it counts in `received`, as a relay delivers a
+	 * message it has whole) but never answered: no « 250 » while its connection lives. Resolves with
+	 * its recipients.
+	 */
+	holdNextReply(): Promise<string[]>
 	/** Stops listening: connections are refused until `start()`. */
 	stop(): Promise<void>
 	/** Listens again, on the same port. */
@@ -48,6 +62,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 	let mode: 'accept' | 'reject' | 'reject-data' = 'accept'
 	const refusals = new Map<string, number>()
 	let delay = 0
+	const cut: { to: string[] }[] = []
+	const receiving = new Set<string[]>()
+	let holdNext: ((to: string[]) => void) | null = null
 
 	const create = () => {
 		const instance = new SMTPServer({
@@ -72,14 +89,23 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 				callback()
 			},
 			onData(stream, session, callback) {
+				const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase())
+				receiving.add(to)
 				const chunks: Buffer[] = []
 				stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-				stream.on('error', callback)
+				stream.on('error', (error) => {
+					// The connection closed mid-message: nothing of it is kept.
+					if (receiving.delete(to)) cut.push({ to })
+					callback(error)
+				})
 				stream.on('end', () => {
+					receiving.delete(to)
 					if (mode === 'reject-data') {
 						callback(Object.assign(new Error(REJECTION), { responseCode: 451 }))
 						return
 					}
+					const hold = holdNext
+					holdNext = null
 					const raw = Buffer.concat(chunks).toString('utf8')
 					const parsing = simpleParser(raw)
 					const accept =
@@ -89,15 +115,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 					accept.then(
 						(parsed) => {
 							const envelopeFrom = session.envelope.mailFrom
-							received.push({
-								envelope: {
-									from: envelopeFrom ? envelopeFrom.address.toLowerCase() : '',
-									to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-								},
-								raw,
-								parsed,
-							})
-							callback()
+							received.push({ envelope: { from: envelopeFrom ? envelopeFrom.address.toLowerCase() : '', to }, raw, parsed })
+							if (hold) hold(to)
+							else callback()
 							for (const listener of listeners) listener()
 						},
 						(error: Error) => callback(error),
@@ -144,6 +164,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 		setDelay(ms) {
 			delay = ms
 		},
+		cut,
+		receiving: () => [...receiving].flat(),
+		holdNextReply: () => new Promise((resolve) => (holdNext = resolve)),
 		refuse(address, code) {
 			if (code === null) refusals.delete(address.toLowerCase())
 			else refusals.set(address.toLowerCase(), code)

@@ -42,6 +42,8 @@ describe('a campaign message composed once and personalised per recipient', () =
 			expect(parsed.from?.value).toEqual([{ name: 'Le Groupe à l’œuvre', address: 'lettre@groupe.example' }])
 			expect(parsed.to).toMatchObject({ value: [{ address: 'lea@exemple.fr' }] })
 			expect(parsed.messageId).toBe('<c1.7@groupe.example>')
+			// The id the transport is given (it reports that one) is the copy's own.
+			expect(message.messageId('c1.7')).toBe(parsed.messageId)
 			expect(header(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click')
 			expect(header(raw, 'List-Unsubscribe')).toBe(`<${oneClickUrl(env, token)}>, <mailto:contact@groupe.example?subject=unsubscribe>`)
 			expect(header(raw, 'List-Id')).toBe('<newsletter.groupe.example>')

@@ -19,6 +19,8 @@ import { oneClickUrl, TOWN_PLACEHOLDER, townUrl, UNSUBSCRIBE_PLACEHOLDER, unsubs
 export interface CampaignMessage {
 	/** The address the relay is told the message comes from (MAIL FROM). */
 	envelopeFrom: string
+	/** The Message-ID of the copy with this key. */
+	messageId(messageKey: string): string
 	/** The recipient's copy. */
 	build(recipient: { to: string; token: string; messageKey: string }): Buffer | Promise<Buffer>
 }
@@ -43,6 +45,7 @@ export async function prepareCampaignMessage(
 	const mailbox = env.NEWSLETTER_UNSUBSCRIBE_EMAIL ?? env.CONTACT_EMAIL
 	const mailto = mailbox ? `, <mailto:${mailbox}?subject=unsubscribe>` : ''
 	const date = new Date()
+	const messageId = (messageKey: string) => `<${messageKey}@${host}>`
 	const options = ({ to, token, messageKey }: Recipient): MailOptions => {
 		const link = unsubscribeUrl(env, token)
 		// The page to change or remove one's town carries the same token: its mark is replaced with the others.
@@ -51,7 +54,7 @@ export async function prepareCampaignMessage(
 			from: input.from,
 			to,
 			subject: input.subject,
-			messageId: `<${messageKey}@${host}>`,
+			messageId: messageId(messageKey),
 			date,
 			headers: {
 				'List-Id': `<newsletter.${host}>`,
@@ -77,6 +80,7 @@ export async function prepareCampaignMessage(
 
 	return {
 		envelopeFrom,
+		messageId,
 		build(recipient) {
 			if (!plain(recipient)) return compose(recipient).build()
 			const token = encodeURIComponent(recipient.token)

@@ -427,11 +427,13 @@ export async function runCampaignSlice(ctx: SenderContext, id: string): Promise<
 				live.map(async (row) => {
 					// Built when its turn comes, so that a batch is never all in memory at once.
 					handedOver += 1
+					const messageKey = `${id}.${row.id}`
 					const outcome = await smtp
 						.send({
 							from: message.envelopeFrom,
 							to: row.email,
-							raw: () => message.build({ to: row.email, token: row.token!, messageKey: `${id}.${row.id}` }),
+							raw: () => message.build({ to: row.email, token: row.token!, messageKey }),
+							messageId: message.messageId(messageKey),
 							gate: () => recordSent(row.id),
 							cancelled: () => stopped,
 						})

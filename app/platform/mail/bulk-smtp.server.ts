@@ -17,6 +17,8 @@ export interface BulkMessage {
 	to: string
 	/** The whole message (headers and body); built once a connection is free. */
 	raw: () => Buffer | Promise<Buffer>
+	/** The Message-ID the message carries: nodemailer reports it instead of making one up for each message. */
+	messageId?: string
 	/** Called once the transport has read the content and waits for its end: true commits, false abandons. */
 	gate(): Promise<boolean>
 	/** Asked once a connection is free: true drops the message unsent (its sender stopped meanwhile). */
@@ -170,7 +172,7 @@ export function createBulkSmtp(options: { url: string; connections: number; rate
 				gates.set(raw, gate)
 				try {
 					// Resolved only after the relay's « 250 » for the « . » that followed the open gate.
-					await transport.sendMail({ envelope: { from: message.from, to: [message.to] }, raw })
+					await transport.sendMail({ envelope: { from: message.from, to: [message.to] }, raw, messageId: message.messageId })
 					return { ok: true }
 				} catch (error) {
 					// A message whose send failed is not sent, whatever the gate said: the caller undoes its
