@@ -118,7 +118,7 @@ async function expectOnceOrLostAtTheKill(
 
 it(
 	`mails every subscriber once, none twice, when the sender is killed (kill -9) mid-send and resumed (${databaseKind()})`,
-	{ timeout: 180_000 },
+	{ timeout: 300_000 },
 	async () => {
 		const db = env.platform.database.db
 		const emails = Array.from({ length: SUBSCRIBERS }, (_, i) => `fan${i}@exemple.fr`)
@@ -132,12 +132,15 @@ it(
 		await closePlatform()
 
 		const sender = startSender(campaign!.id)
-		await until('the sender to be half-way', () => smtp.received.length >= SUBSCRIBERS / 3 || sender.child.exitCode !== null).catch(
-			(error) => {
-				sender.child.kill('SIGKILL')
-				throw new Error(`${(error as Error).message}\n${sender.output()}`)
-			},
-		)
+		// Starting a process that loads the whole platform takes up to a minute on a busy 2-core machine.
+		await until(
+			'the sender to be half-way',
+			() => smtp.received.length >= SUBSCRIBERS / 3 || sender.child.exitCode !== null,
+			150_000,
+		).catch((error) => {
+			sender.child.kill('SIGKILL')
+			throw new Error(`${(error as Error).message}\n${sender.output()}`)
+		})
 		sender.child.kill('SIGKILL')
 		expect(await sender.exited, sender.output()).toBe('SIGKILL')
 		const atKill = smtp.received.length
@@ -286,7 +289,7 @@ const WORST_CONNECTIONS = 3
 
 it.runIf(databaseKind() === 'postgres')(
 	`loses only the copies whose record committed when the sender died before their « . », and sends them never again (${databaseKind()})`,
-	{ timeout: 180_000 },
+	{ timeout: 300_000 },
 	async () => {
 		const platform = await getPlatform()
 		const db = platform.database.db
@@ -316,7 +319,7 @@ it.runIf(databaseKind() === 'postgres')(
 		let held: string[] = []
 		let recordedAtKill: string[] = []
 		try {
-			await until('the sender to be sending', () => receivedOurs().length >= 10 || sender.child.exitCode !== null)
+			await until('the sender to be sending', () => receivedOurs().length >= 10 || sender.child.exitCode !== null, 150_000)
 			expect(sender.child.exitCode, sender.output()).toBeNull()
 			held = await smtp.holdNextReply()
 			proxy.holdAnswers()
