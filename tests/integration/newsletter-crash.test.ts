@@ -132,9 +132,12 @@ it(
 		await closePlatform()
 
 		const sender = startSender(campaign!.id)
-		// A sender started on a busy machine (tsx's loader, PostgreSQL) may take a while to begin.
-		const halfWay = () => smtp.received.length >= SUBSCRIBERS / 3 || sender.child.exitCode !== null
-		await until('the sender to be half-way', halfWay, 150_000).catch((error) => {
+		// Starting a process that loads the whole platform takes up to a minute on a busy 2-core machine.
+		await until(
+			'the sender to be half-way',
+			() => smtp.received.length >= SUBSCRIBERS / 3 || sender.child.exitCode !== null,
+			150_000,
+		).catch((error) => {
 			sender.child.kill('SIGKILL')
 			throw new Error(`${(error as Error).message}\n${sender.output()}`)
 		})
