@@ -333,7 +333,7 @@ await runBench(async () => {
 					await measure(build, page, round, site.origin + (page === 'event' ? event : page))
 				}
 			}
-			if (floor) await measure(FLOOR_BUILD, 'floor', round, `${floor.origin}/`)
+			if (floor) await measure(FLOOR_BUILD, 'floor', round, `${floor.origin}/plancher`)
 		}
 	} finally {
 		fs.writeFileSync(path.join(TMP, 'first-paint.json'), JSON.stringify(runs, null, '\t'))
