@@ -111,6 +111,10 @@ if (import.meta.main) {
 	const started = Date.now()
 	const bytes = buildTownFile()
 	fs.mkdirSync(path.dirname(output), { recursive: true })
-	fs.writeFileSync(output, bytes)
+	// A new file renamed over the old one: a running server keeps reading the file it opened
+	// (app/features/towns/town-file.ts reads names by position) and never sees bytes change under it.
+	const fresh = `${output}.${process.pid}.tmp`
+	fs.writeFileSync(fresh, bytes)
+	fs.renameSync(fresh, output)
 	console.log(`Towns: ${output}, ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms.`)
 }

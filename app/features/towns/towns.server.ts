@@ -1,12 +1,12 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { foldTownName } from './fold.ts'
 import { townLabel } from './label.ts'
-import { decodeTownFile, fromScaled, type TownColumns } from './town-file.ts'
+import { fromScaled, openTownFile, type TownIndex } from './town-file.ts'
 
 /*
- * The town list (town-file.ts), read from the build's `towns.bin` the first time a town is looked
- * up, and kept: typed arrays over one buffer, about 4 MB. Suggestions by prefix (accents and case
+ * The town list (town-file.ts), opened from the build's `towns.bin` the first time a town is looked
+ * up, and kept: its columns as typed arrays over one buffer (2.6 MB), its names read from the file
+ * when needed. Suggestions by prefix (accents and case
  * folded), and the server's own resolution of what a form sent: a town's label, or a bare name
  * when it names one town (else the form asks which). No coordinates are ever taken from a form.
  */
@@ -38,17 +38,17 @@ const CHOICES = 8
 /** A namesake this many times more populous than the next is the one meant by the bare name. */
 const DOMINANT_RATIO = 10
 
-let columns: TownColumns | null | undefined
+let columns: TownIndex | null | undefined
 
 /** The file: TOWNS_FILE, else towns.bin in the build folder (scripts/build-towns.ts writes it there). */
 function townFile(): string {
 	return process.env.TOWNS_FILE ?? path.resolve(process.env.BUILD_DIR ?? 'build', 'towns.bin')
 }
 
-function load(): TownColumns | null {
+function load(): TownIndex | null {
 	if (columns !== undefined) return columns
 	try {
-		columns = decodeTownFile(fs.readFileSync(townFile()))
+		columns = openTownFile(townFile())
 	} catch (error) {
 		console.error(`The town list could not be read (${townFile()}): ${(error as Error).message}. Run npm run build.`)
 		columns = null
@@ -56,15 +56,9 @@ function load(): TownColumns | null {
 	return columns
 }
 
-const decoder = new TextDecoder()
-
-function nameAt(c: TownColumns, i: number): string {
-	return decoder.decode(c.names.subarray(c.nameStarts[i]!, c.nameStarts[i + 1]!))
-}
-
-function townAt(c: TownColumns, i: number): Town {
+function townAt(c: TownIndex, i: number): Town {
 	const [countryCode, countryName] = c.header.countries[c.countries[i]!]!
-	const name = nameAt(c, i)
+	const name = c.name(i)
 	const area = c.areas[i]! ? c.header.areas[c.areas[i]! - 1]! : null
 	const population = c.populations[i]!
 	return {
@@ -79,25 +73,25 @@ function townAt(c: TownColumns, i: number): Town {
 }
 
 /** The first record whose folded name is ≥ `key` (records are sorted by folded name). */
-function lowerBound(c: TownColumns, key: string): number {
+function lowerBound(c: TownIndex, key: string): number {
 	let low = 0
 	let high = c.count
 	while (low < high) {
 		const middle = (low + high) >>> 1
-		if (foldTownName(nameAt(c, middle)) < key) low = middle + 1
+		if (foldTownName(c.name(middle)) < key) low = middle + 1
 		else high = middle
 	}
 	return low
 }
 
 /** The records whose folded name starts with `key`, and those whose name is `key` exactly (a range at its start). */
-function rangeOf(c: TownColumns, key: string): { start: number; exactEnd: number; end: number } {
+function rangeOf(c: TownIndex, key: string): { start: number; exactEnd: number; end: number } {
 	const start = lowerBound(c, key)
 	return { start, exactEnd: lowerBound(c, `${key}\u0000`), end: lowerBound(c, `${key}\uffff`) }
 }
 
 /** The best `limit` records of a range, read from the columns alone: same name, then France, then population. */
-function best(c: TownColumns, range: { start: number; exactEnd: number; end: number }, limit: number): number[] {
+function best(c: TownIndex, range: { start: number; exactEnd: number; end: number }, limit: number): number[] {
 	const french = c.header.countries.map(([code]) => FRANCE.has(code))
 	const score = (i: number) => (i < range.exactEnd ? 2e10 : 0) + (french[c.countries[i]!] ? 1e10 : 0) + c.populations[i]!
 	const top: number[] = []
@@ -189,7 +183,7 @@ export function resolveTownIn(text: string, countryCode: string): TownResolution
 }
 
 /** A town's region: a French region's name (mainland and Corsica), else its country's French name. */
-function regionAt(c: TownColumns, i: number): string {
+function regionAt(c: TownIndex, i: number): string {
 	const [code, countryName] = c.header.countries[c.countries[i]!]!
 	if (code !== 'FR') return countryName
 	return c.header.regionNames?.[c.header.regions[c.regions[i]!]!] ?? countryName
