@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
 // MailComposer is public API, documented under this path (nodemailer.com, « Extras » → « Mailcomposer »).
 import MailComposer from 'nodemailer/lib/mail-composer'
 import type { Env } from '#app/platform/env.server.ts'
+import { randomToken } from '#app/platform/random-token.server.ts'
 import { oneClickUrl, TOWN_PLACEHOLDER, townUrl, UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl, type RenderedCampaign } from './mails.tsx'
 
 /*
@@ -71,7 +71,7 @@ export async function prepareCampaignMessage(
 	const compose = (recipient: Recipient) => new MailComposer(options(recipient)).compile()
 
 	// Marks no campaign contains: letters and digits only, which neither the headers nor quoted-printable change.
-	const nonce = randomBytes(12).toString('hex')
+	const nonce = randomToken(12, 'hex')
 	const marks = { to: `to${nonce}@recipient.invalid`, messageKey: `id${nonce}`, token: `tk${nonce}` }
 	const template = compose(marks)
 	const envelopeFrom = template.getEnvelope().from || ''
