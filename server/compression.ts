@@ -14,6 +14,19 @@ export type Encoding = 'br' | 'gzip' | 'identity'
 export function preferredEncoding(acceptEncoding: string | string[] | undefined): Encoding {
 	const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding
 	if (!header) return 'identity'
+	// Browsers send a handful of distinct values, each on every request: read each once.
+	const known = chosen.get(header)
+	if (known) return known
+	const encoding = parseAcceptEncoding(header)
+	if (chosen.size >= CHOSEN_MAX) chosen.clear()
+	chosen.set(header, encoding)
+	return encoding
+}
+
+const chosen = new Map<string, Encoding>()
+const CHOSEN_MAX = 256
+
+function parseAcceptEncoding(header: string): Encoding {
 	const weights = new Map<string, number>()
 	for (const part of header.toLowerCase().split(',')) {
 		const [name, ...params] = part.trim().split(';')

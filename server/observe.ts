@@ -28,14 +28,19 @@ export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
 		return lookup(path) ?? 'unmatched'
 	}
 
+	/** The id a request gets: a trusted proxy's own, else a new one (set nowhere: assignId sets it, a cache hit writes it). */
+	const idOf = (req: http.IncomingMessage, fromTrustedProxy: boolean): string => {
+		const offered = req.headers['x-request-id']
+		return fromTrustedProxy && hooks.isAcceptableRequestId(offered) ? offered : hooks.newRequestId()
+	}
+
 	return {
 		/**
 		 * Gives the request its id: a trusted proxy's own (to follow one request through both logs),
 		 * else a new one. Whatever a client sent is replaced: the app reads the header we set.
 		 */
 		assignId(req: http.IncomingMessage, res: http.ServerResponse, fromTrustedProxy: boolean): string {
-			const offered = req.headers['x-request-id']
-			const id = fromTrustedProxy && hooks.isAcceptableRequestId(offered) ? offered : hooks.newRequestId()
+			const id = idOf(req, fromTrustedProxy)
 			req.headers['x-request-id'] = id
 			res.setHeader('X-Request-Id', id)
 			return id
@@ -49,5 +54,10 @@ export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
 			const method = METHODS.has(req.method ?? '') ? req.method! : 'OTHER'
 			hooks.recordRequest(route, method, status, seconds)
 		},
+		/** The same for an answer whose route is already known (a page cache hit). */
+		recordRoute(req: http.IncomingMessage, status: number, route: string, seconds: number) {
+			hooks.recordRequest(route, METHODS.has(req.method ?? '') ? req.method! : 'OTHER', status, seconds)
+		},
+		idOf,
 	}
 }

@@ -3,7 +3,7 @@
  * memory before React Router runs. A rendered page is kept as bytes (plain, gzip and brotli, made
  * once), with a strong ETag per encoding, and served to every such visitor until public content
  * changes (app/platform/public-content.server.ts: every admin write, on every instance) or
- * ENTRY_TTL_MS passes.
+ * ENTRY_TTL_MS passes (then still for STALE_GRACE_MS while one render refreshes it).
  *
  * Which requests: the rule is in app/cacheable-pages.ts (the route ids) and `cacheKey` below (the
  * request); which responses: `isStorable`. Everything else goes to React Router untouched.
@@ -38,6 +38,12 @@ export interface PageCacheApp {
 
 /** An entry is served at most this long after it was rendered (what depends on the clock: a show that ended). */
 const ENTRY_TTL_MS = 60_000
+/**
+ * Past its TTL, an entry is still served for this long while one render refreshes it, so that
+ * visitors never wait for that render (under load a miss took up to 2.7 s). A change of public
+ * content empties the cache outright: only the clock's effects may show late, by one render.
+ */
+const STALE_GRACE_MS = 60_000
 /** Memory for cached pages, all encodings counted. */
 const MAX_BYTES = 32 * 1024 * 1024
 
@@ -48,7 +54,31 @@ interface Entry {
 	/** The headers of a 200 and of a 304, per encoding, made once. */
 	responseHeaders: Record<Encoding, Record<string, string>>
 	notModified: Record<Encoding, Record<string, string>>
+	/**
+	 * The same as one flat list of names and values, the server's own headers first, for
+	 * `writeHead(status, list)` on a hit (`serveHit`): made once, only the last value (the request's
+	 * id) is written per request.
+	 */
+	rawHit: Record<Encoding, string[]>
+	rawNotModified: Record<Encoding, string[]>
+	/** The route module that rendered it (the metrics' label). */
+	route: string
 	storedAt: number
+}
+
+/** The name of the one per-request header of a hit, last in its list. */
+const REQUEST_ID_HEADER = 'X-Request-Id'
+
+/**
+ * A flat header list: `first` (the server's own headers), then `then` where it names the same header
+ * (as writeHead with an object would have it after setHeader), then the request id's slot.
+ */
+function rawHeaderList(first: Record<string, string>, then: Record<string, string>): string[] {
+	const merged = new Map<string, [string, string]>()
+	for (const [name, value] of Object.entries(first)) merged.set(name.toLowerCase(), [name, value])
+	for (const [name, value] of Object.entries(then)) merged.set(name.toLowerCase(), [name, value])
+	merged.delete(REQUEST_ID_HEADER.toLowerCase())
+	return [...[...merged.values()].flat(), REQUEST_ID_HEADER, '']
 }
 
 const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity']
@@ -159,9 +189,12 @@ export function createPageCache(options: {
 	render: (request: Request) => Promise<Response>
 	/** The site's address: cached pages never depend on the Host a visitor sends. */
 	siteUrl: string
+	/** What the server sends with every answer (security headers), built into a hit's header list. */
+	serverHeaders?: Record<string, string>
 	onError?: (error: unknown) => void
 	now?: () => number
 }) {
+	const serverHeaders = options.serverHeaders ?? {}
 	const { app, render, siteUrl } = options
 	const now = options.now ?? Date.now
 	const routeOf = createRouteLookup(options.build.routes)
@@ -195,7 +228,7 @@ export function createPageCache(options: {
 		return !/\b(?:private|no-store)\b/i.test(response.headers.get('cache-control') ?? '')
 	}
 
-	async function toEntry(response: Response): Promise<Entry> {
+	async function toEntry(response: Response, route: string): Promise<Entry> {
 		let html = await response.text()
 		// The render's nonce is worthless once the bytes are shared: take it out, allow scripts by hash.
 		const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
@@ -223,6 +256,8 @@ export function createPageCache(options: {
 		const bodies = { identity, gzip: gzipped, br: brotlied }
 		const responseHeaders = {} as Entry['responseHeaders']
 		const notModified = {} as Entry['notModified']
+		const rawHit = {} as Entry['rawHit']
+		const rawNotModified = {} as Entry['rawNotModified']
 		for (const encoding of ENCODINGS) {
 			const etag = etagOf(hash, encoding)
 			responseHeaders[encoding] = {
@@ -233,8 +268,10 @@ export function createPageCache(options: {
 				[CACHE_STATUS_HEADER]: 'hit',
 			}
 			notModified[encoding] = { etag, 'cache-control': headers['cache-control'], vary: headers['vary'] }
+			rawHit[encoding] = rawHeaderList(serverHeaders, responseHeaders[encoding])
+			rawNotModified[encoding] = rawHeaderList(serverHeaders, { ...notModified[encoding], [CACHE_STATUS_HEADER]: 'hit' })
 		}
-		return { hash, bodies, responseHeaders, notModified, storedAt: now() }
+		return { hash, bodies, responseHeaders, notModified, rawHit, rawNotModified, route, storedAt: now() }
 	}
 
 	/** Renders the page once for everyone asking at the same time; keeps it unless content changed meanwhile. */
@@ -248,7 +285,7 @@ export function createPageCache(options: {
 			if (typeof address === 'string') headers.set('x-client-address', address)
 			const response = await render(new Request(new URL(key, siteUrl), { method: 'GET', headers }))
 			if (!isStorable(response)) return { response }
-			const entry = await toEntry(response)
+			const entry = await toEntry(response, routeOf(key) ?? 'unmatched')
 			if (generation === app.generation()) entries.set(key, entry)
 			return { entry }
 		})()
@@ -257,7 +294,29 @@ export function createPageCache(options: {
 		return { leader: true, result }
 	}
 
-	function send(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, status: 'hit' | 'miss') {
+	/**
+	 * Renders a stale entry's page again in the background (once, however many ask meanwhile). When
+	 * the page is no longer one to keep, the stale copy goes: the next visitor gets the render.
+	 */
+	function refresh(key: string, req: http.IncomingMessage, stale: Entry) {
+		const { leader, result } = fill(key, req)
+		if (!leader) return
+		const forget = () => {
+			if (entries.peek(key) === stale) entries.delete(key)
+		}
+		result
+			.then(async (outcome) => {
+				if (outcome.entry) return
+				forget()
+				await outcome.response?.body?.cancel()
+			})
+			.catch((error: unknown) => {
+				forget()
+				options.onError?.(error)
+			})
+	}
+
+	function send(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, status: 'hit' | 'miss' | 'stale') {
 		const encoding = preferredEncoding(req.headers['accept-encoding'])
 		const ifNoneMatch = req.headers['if-none-match']
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)) {
@@ -288,7 +347,12 @@ export function createPageCache(options: {
 
 	async function answer(req: http.IncomingMessage, res: http.ServerResponse, key: string, fallback: () => void) {
 		let entry = entries.get(key)
-		if (entry && now() - entry.storedAt > ENTRY_TTL_MS) {
+		const age = entry ? now() - entry.storedAt : 0
+		if (entry && age > ENTRY_TTL_MS && age <= ENTRY_TTL_MS + STALE_GRACE_MS) {
+			refresh(key, req, entry)
+			return send(req, res, entry, 'stale')
+		}
+		if (entry && age > ENTRY_TTL_MS) {
 			entries.delete(key)
 			entry = undefined
 		}
@@ -307,7 +371,36 @@ export function createPageCache(options: {
 		fallback()
 	}
 
+	/** The entry a request may be answered from at once, if there is a fresh one. */
+	function freshHit(req: http.IncomingMessage): Entry | undefined {
+		if (req.method !== 'GET' && req.method !== 'HEAD') return undefined
+		if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return undefined
+		// Only a path already stored passes (a key with ? or # never is): the rule of cacheKey held when it was.
+		const entry = entries.get(req.url ?? '')
+		return entry && now() - entry.storedAt <= ENTRY_TTL_MS ? entry : undefined
+	}
+
 	return {
+		/**
+		 * A hit answered first, before anything else the server does per request: when a fresh entry
+		 * answers this request, its prepared header list (with `requestId`) and bytes are written in one
+		 * `writeHead` and one `end`, and the entry's route and the status are returned; else null, and
+		 * nothing was written. Nothing may have been set on `res` before (writeHead with a list is then
+		 * the plain, cheap path); the server's own headers are in the list.
+		 */
+		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): { route: string; status: number } | null {
+			const entry = freshHit(req)
+			if (!entry) return null
+			const encoding = preferredEncoding(req.headers['accept-encoding'])
+			const ifNoneMatch = req.headers['if-none-match']
+			const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)
+			const list = notModified ? entry.rawNotModified[encoding] : entry.rawHit[encoding]
+			// writeHead turns the list into the header block at once: the slot is free again right after.
+			list[list.length - 1] = requestId
+			res.writeHead(notModified ? 304 : 200, list)
+			res.end(notModified || req.method === 'HEAD' ? undefined : entry.bodies[encoding])
+			return { route: entry.route, status: notModified ? 304 : 200 }
+		},
 		/**
 		 * Answers the request from the cache (rendering the page once if needed) and returns true, or
 		 * returns false at once: React Router renders it for this visitor. `fallback` renders it too,

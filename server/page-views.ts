@@ -32,26 +32,29 @@ const HEADERS = [
 	'referer',
 ] as const
 
-export function attachPageViewCounting(hook: PageViewHook, onError: (error: unknown) => void) {
-	return (req: http.IncomingMessage, res: http.ServerResponse) => {
-		if (req.method !== 'GET') return
-		res.once('finish', () => {
-			const headers: Record<string, string | undefined> = {}
-			for (const name of HEADERS) {
-				const value = req.headers[name]
-				headers[name] = Array.isArray(value) ? value[0] : value
-			}
-			const type = res.getHeader('content-type')
-			hook
-				.countPageView({
-					method: req.method ?? 'GET',
-					url: req.url ?? '/',
-					status: res.statusCode,
-					contentType: typeof type === 'string' ? type : undefined,
-					headers,
-					cookie: req.headers.cookie,
-				})
-				.catch(onError)
-		})
+export function createPageViewCounting(hook: PageViewHook, onError: (error: unknown) => void) {
+	const count = (req: http.IncomingMessage, status: number, contentType: string | undefined) => {
+		const headers: Record<string, string | undefined> = {}
+		for (const name of HEADERS) {
+			const value = req.headers[name]
+			headers[name] = Array.isArray(value) ? value[0] : value
+		}
+		hook
+			.countPageView({ method: req.method ?? 'GET', url: req.url ?? '/', status, contentType, headers, cookie: req.headers.cookie })
+			.catch(onError)
+	}
+	return {
+		/** Counts the response once it is finished. */
+		attach(req: http.IncomingMessage, res: http.ServerResponse) {
+			if (req.method !== 'GET') return
+			res.once('finish', () => {
+				const type = res.getHeader('content-type')
+				count(req, res.statusCode, typeof type === 'string' ? type : undefined)
+			})
+		},
+		/** Counts a response already handed to the connection whole, whose status and type are known (a page cache hit). */
+		count(req: http.IncomingMessage, status: number, contentType: string) {
+			if (req.method === 'GET') count(req, status, contentType)
+		},
 	}
 }

@@ -60,9 +60,12 @@ export function refuseAbsurdPath(pathname: string, res: http.ServerResponse): bo
 	return true
 }
 
+/** A method some browser sends (the others get a 405). */
+export const isAllowedMethod = (method: string | undefined) => METHODS.has(method ?? '')
+
 /** Answers a malformed request itself; returns true when it did. */
 export function refuseMalformed(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-	if (!METHODS.has(req.method ?? '')) {
+	if (!isAllowedMethod(req.method)) {
 		refuse(res, 405, getT()('errors.methodNotAllowed'), { Allow: ALLOWED_METHODS })
 		return true
 	}

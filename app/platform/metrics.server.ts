@@ -79,9 +79,25 @@ const metrics = (holder[KEY] ??= createMetrics())
 
 /** Counts one answered request. */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
-	metrics.requests.inc({ route, method, status })
-	metrics.latency.observe({ route }, seconds)
+	const key = `${route} ${method} ${status}`
+	let series = requestSeries.get(key)
+	if (!series) {
+		series = { count: metrics.requests.labels({ route, method, status }), latency: metrics.latency.labels({ route }) }
+		requestSeries.set(key, series)
+	}
+	series.count.inc()
+	series.latency.observe(seconds)
 }
+
+/**
+ * Each (route, method, status)'s series, looked up once: prom-client finds a series by hashing its
+ * labels on every call otherwise, a good part of what a cached page costs. Routes are a bounded
+ * set, statuses and methods too, so this stays small.
+ */
+const requestSeries = new Map<
+	string,
+	{ count: ReturnType<typeof metrics.requests.labels>; latency: ReturnType<typeof metrics.latency.labels> }
+>()
 
 /** Counts one mail handed to the relay, or given up on (the outbox worker calls it). */
 export function recordMail(result: 'sent' | 'failed'): void {

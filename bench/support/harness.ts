@@ -189,11 +189,18 @@ export interface RunningSite {
  * Our server (server/index.ts) on a free port, once /healthz answers; its output goes to
  * bench/.tmp/<name>.log. `nodeArgs`: options for Node itself (`--inspect=…`).
  */
-export async function startSite(name: string, options: Omit<SiteOptions, 'port'> & { nodeArgs?: string[] }): Promise<RunningSite> {
+export async function startSite(
+	name: string,
+	options: Omit<SiteOptions, 'port'> & {
+		nodeArgs?: string[]
+		/** Another checkout's server (its own buildDir inside it). */ root?: string
+	},
+): Promise<RunningSite> {
 	const port = await freePort()
 	const spawnedAt = performance.now()
-	const child = start(nodeBin, [...(options.nodeArgs ?? []), path.join(ROOT, 'server/index.ts')], {
-		cwd: ROOT,
+	const root = options.root ?? ROOT
+	const child = start(nodeBin, [...(options.nodeArgs ?? []), path.join(root, 'server/index.ts')], {
+		cwd: root,
 		env: siteEnv({ ...options, port }),
 		logFile: path.join(TMP, `${name}.log`),
 	})
@@ -349,11 +356,23 @@ export interface Round {
 	mostPerConnection: number
 }
 
-type CannonResult = {
+export type CannonResult = {
 	requests: { average: number; total: number }
 	latency: { p50: number; p99: number; max: number }
 	errors: number
 	timeouts: number
+}
+
+/** The figures of a Round that autocannon's result gives, however it was run. */
+export function cannonFigures(r: CannonResult) {
+	return {
+		reqPerSec: r.requests.average,
+		p50: r.latency.p50,
+		p99: r.latency.p99,
+		maxLatency: r.latency.max,
+		requests: r.requests.total,
+		errors: r.errors + r.timeouts,
+	}
 }
 
 /** One autocannon run on a target (no pipelining), with the CPU its processes spent meanwhile. */
@@ -388,14 +407,9 @@ export async function cannon(
 	while (perConnection.length < connections) perConnection.push(0) // connections never answered
 	perConnection.sort((a, b) => a - b)
 	return {
-		reqPerSec: r.requests.average,
-		p50: r.latency.p50,
-		p99: r.latency.p99,
-		maxLatency: r.latency.max,
-		requests: r.requests.total,
+		...cannonFigures(r),
 		ok,
 		unexpected,
-		errors: r.errors + r.timeouts,
 		cpuMs: cpuMs(...target.pids) - before,
 		fewestPerConnection: perConnection[0] ?? 0,
 		mostPerConnection: perConnection.at(-1) ?? 0,
@@ -433,18 +447,21 @@ export async function loadRounds(
 		order?: (round: number) => Target[]
 		/** Called with each measured round (the warm-ups are not reported). */
 		onRound?: (target: Target, round: Round, index: number) => void
+		/** What sends the load (default autocannon in this process; support/load-generator.ts runs it apart). */
+		generate?: typeof cannon
 	} = {},
 ): Promise<Map<string, Round[]>> {
+	const load = options.generate ?? cannon
 	const cannonOptions = { connections: plan.connections, timeoutSeconds: plan.timeoutSeconds }
 	for (const target of targets) {
 		options.log?.(`warm-up ${target.name}: ${plan.warmupSeconds} s`)
-		await cannon(target, plan.warmupSeconds, cannonOptions)
+		await load(target, plan.warmupSeconds, cannonOptions)
 	}
 	const results = new Map<string, Round[]>(targets.map((t) => [t.name, []]))
 	const rotate = (round: number) => targets.map((_, k) => targets[(k + round) % targets.length]!)
 	for (let round = 0; round < plan.rounds; round++) {
 		for (const target of (options.order ?? rotate)(round)) {
-			const result = await cannon(target, plan.seconds, cannonOptions)
+			const result = await load(target, plan.seconds, cannonOptions)
 			results.get(target.name)!.push(result)
 			options.onRound?.(target, result, round)
 			options.log?.(

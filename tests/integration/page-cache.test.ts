@@ -146,8 +146,14 @@ describe(`the anonymous page cache on ${kind}`, () => {
 			const hash = createHash('sha256').update(match[2]!).digest('base64')
 			expect(bannerScripts).toContain(`'sha256-${hash}'`)
 		}
-		// Security headers of every response are there too.
+		// Security headers of every response are there too, and each answer has an id of its own.
 		expect(second.response.headers.get('x-content-type-options')).toBe('nosniff')
+		expect(second.response.headers.get('x-frame-options')).toBe('DENY')
+		expect(second.response.headers.get('permissions-policy')).toContain('camera=()')
+		const third = await page(a, '/events')
+		expect(third.cache).toBe('hit')
+		expect(third.response.headers.get('x-request-id')).toMatch(/^[\w-]{16}$/)
+		expect(third.response.headers.get('x-request-id')).not.toBe(second.response.headers.get('x-request-id'))
 		expect(second.response.headers.get('vary')).toMatch(/Accept-Encoding/)
 		expect(second.response.headers.get('vary')).toMatch(/Cookie/)
 	})

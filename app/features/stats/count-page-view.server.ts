@@ -19,7 +19,18 @@ async function getCounter() {
 	return counter
 }
 
-export async function countPageView(facts: RequestFacts & { cookie?: string }): Promise<void> {
+export function countPageView(facts: RequestFacts & { cookie?: string }): Promise<void> {
+	// Once the counter is open, an anonymous view is counted at once, without a promise's round trip.
+	if (counter && !facts.cookie?.includes('session_token=')) {
+		const view = pageViewOf(facts, siteHost!)
+		if (view) counter.record(view)
+		return DONE
+	}
+	return countSlowly(facts)
+}
+const DONE = Promise.resolve()
+
+async function countSlowly(facts: RequestFacts & { cookie?: string }): Promise<void> {
 	const current = await getCounter()
 	const view = pageViewOf(facts, siteHost!)
 	if (!view) return

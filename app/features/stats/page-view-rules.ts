@@ -30,6 +30,21 @@ export interface RequestFacts {
 	}
 }
 
+/**
+ * isbot's verdict per user agent, kept: its pattern is long, and a site sees a few hundred distinct
+ * user agents an hour, each on many requests. Bounded (emptied when full).
+ */
+const botVerdicts = new Map<string, boolean>()
+function isBot(userAgent: string): boolean {
+	let verdict = botVerdicts.get(userAgent)
+	if (verdict === undefined) {
+		verdict = isbot(userAgent)
+		if (botVerdicts.size >= 1_000) botVerdicts.clear()
+		botVerdicts.set(userAgent, verdict)
+	}
+	return verdict
+}
+
 /** Areas that are not the public site (accounts, admin, API, files). */
 const PRIVATE_PREFIXES = ['/dashboard', '/auth', '/api', '/files', '/media', '/healthz']
 const PATH_MAX = 200
@@ -54,7 +69,7 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	if (facts.status !== 200 && facts.status !== 304) return null
 	const { headers } = facts
 	const userAgent = headers['user-agent']
-	if (!userAgent || isbot(userAgent)) return null
+	if (!userAgent || isBot(userAgent)) return null
 	// Prefetches and prerenders are not views.
 	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
 

@@ -32,6 +32,8 @@ export class PageViewCounter {
 	private buffer = new Map<string, { day: string; view: ViewedPage; views: number }>()
 	private timer: NodeJS.Timeout | undefined
 	private flushing: Promise<void> = Promise.resolve()
+	/** The Paris day of the last second seen: working it out is most of what counting a view costs. */
+	private lastDay = { second: Number.NaN, day: '' }
 
 	constructor(
 		private readonly db: Db,
@@ -39,7 +41,7 @@ export class PageViewCounter {
 	) {}
 
 	record(view: ViewedPage): void {
-		const day = parisDay(this.options.now?.() ?? new Date())
+		const day = this.dayOf(this.options.now?.().getTime() ?? Date.now())
 		const key = `${day}\u0000${view.path}\u0000${view.referrer}\u0000${view.utmSource}`
 		const entry = this.buffer.get(key)
 		if (entry) entry.views += 1
@@ -49,6 +51,13 @@ export class PageViewCounter {
 			this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS)
 			this.timer.unref()
 		}
+	}
+
+	/** The Paris day at `ms`, worked out once per second (Paris's days begin on a whole second). */
+	private dayOf(ms: number): string {
+		const second = Math.floor(ms / 1000)
+		if (second !== this.lastDay.second) this.lastDay = { second, day: parisDay(ms) }
+		return this.lastDay.day
 	}
 
 	/** Writes what is buffered (one statement); resolves once it is stored. */
