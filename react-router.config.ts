@@ -8,4 +8,8 @@ export default {
 	// let every origin through to the site's own check (app/platform/origin-check.server.ts, the root
 	// middleware), which answers the French 403 page and logs one short line.
 	allowedActionOrigins: ['**'],
+	// The whole route table goes to the browser in one cached file instead of a partial manifest
+	// written in every page: no matching per render for it, no /__manifest to answer
+	// (docs/decisions/0031-route-table-sent-whole.md).
+	routeDiscovery: { mode: 'initial' },
 } satisfies Config

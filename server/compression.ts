@@ -1,6 +1,6 @@
 /*
  * Compression of what React Router renders per request (signed-in pages, forms with errors, data
- * requests, /__manifest): brotli when the browser takes it, else gzip, flushed at every chunk so
+ * requests): brotli when the browser takes it, else gzip, flushed at every chunk so
  * that a streamed page still arrives piece by piece. Hashed assets are compressed at build time
  * (scripts/compress-assets.mjs) and cached pages once (server/page-cache.ts).
  */

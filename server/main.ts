@@ -15,7 +15,6 @@ import { createLogger } from '../app/platform/log-output.ts'
 import { redactUrl } from '../app/platform/redact-url.ts'
 import { createBodyGate, withheldBodyRequest, type BodyGateHooks } from './body-gate.ts'
 import { limitBody } from './body-limit.ts'
-import { createManifestBudget } from './manifest-budget.ts'
 import { development } from './mode.ts'
 import { isAllowedMethod, isValidHost, refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
@@ -89,8 +88,6 @@ const isTrustedProxy = createProxyTrust(env.TRUST_PROXY)
 const serveStatic = vite ? undefined : createStaticHandler(path.join(root, process.env.BUILD_DIR ?? 'build', 'client'))
 
 const https = env.SITE_URL.startsWith('https://')
-// Paths React Router's /__manifest may match per client address (server/manifest-budget.ts).
-const manifestBudget = createManifestBudget()
 // Audience figures without cookies (PAGE_VIEWS=off turns them off); attached before any way of answering.
 const countPageView =
 	env.PAGE_VIEWS === 'on' ? createPageViewCounting(platform, (error) => log.warn({ err: error }, 'page view not counted')) : null
@@ -232,10 +229,6 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	}
 	pathname = url.pathname
 	if (refuseAbsurdPath(pathname, res)) return
-	if (pathname === '/__manifest' && !manifestBudget(address, url.search)) {
-		refuse(res, 429, getT()('http.tooMany'), { 'Retry-After': '10' })
-		return
-	}
 	kind = 'static'
 	// Whatever answers after the files (React Router, or a cache in front of it) is labelled by its route.
 	if (!vite) {

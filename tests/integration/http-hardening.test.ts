@@ -182,31 +182,26 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 		})
 	})
 
-	// Last: its requests fill the log the tests above read, and spend this address's budget.
+	// Last: its requests fill the log the tests above read.
 	describe('route discovery', () => {
-		it('gives each address a budget of paths React Router’s /__manifest matches, then a 429', async () => {
-			// The build's version, as a hydrating page's script names it (a public page sends no script:
-			// app/hydration.ts); React Router names its manifest file after it.
+		it('sends the route table as one file: no /__manifest to match paths for anyone', async () => {
+			// React Router names its manifest file after the build's version (react-router.config.ts:
+			// routeDiscovery « initial », docs/decisions/0031-route-table-sent-whole.md).
 			const manifest = fs.readdirSync(path.join(TEST_BUILD_DIR, 'client', 'assets')).find((file) => /^manifest-\w+\.js$/.test(file))
 			const version = /^manifest-(\w+)\.js$/.exec(manifest ?? '')?.[1]
 			expect(version).toBeTruthy()
-			expect((await fetch(`${server.origin}/__manifest?version=${version}&paths=/events`)).status).toBe(200)
-			// 1,000 made-up paths a request (a browser sends a page's undiscovered links, tens to hundreds).
-			const ask = (round: number) =>
-				`${server.origin}/__manifest?version=${version}&paths=${Array.from({ length: 1_000 }, (_, k) => `/${(round * 1_000 + k).toString(36)}`).join(',')}`
-			for (let round = 0; round < 10; round++) {
-				const answer = await fetch(ask(round))
-				expect(answer.status, `request ${round + 1}`).toBe(200)
-				await answer.arrayBuffer()
-			}
-			const refused = await fetch(ask(10))
-			expect(refused.status).toBe(429)
-			expect(refused.headers.get('retry-after')).toBe('10')
-			expect(await refused.text()).toBe('Trop de requêtes.')
-			// A followed link asks for its path and its parents: answered even now.
-			const small = await fetch(`${server.origin}/__manifest?version=${version}&paths=/,/events`)
-			expect(small.status).toBe(200)
-			expect(Object.keys((await small.json()) as object)).toContain('routes/public/events')
+			const file = await fetch(`${server.origin}/assets/${manifest}`)
+			expect(file.status).toBe(200)
+			expect(await file.text()).toContain('routes/public/events')
+			// 1,000 made-up paths: an unknown path like any other (the catch-all's redirect to « / »),
+			// without any route matched for them.
+			const asked = await fetch(
+				`${server.origin}/__manifest?version=${version}&paths=${Array.from({ length: 1_000 }, (_, k) => `/${k.toString(36)}`).join(',')}`,
+				{ redirect: 'manual' },
+			)
+			expect(asked.status).toBe(302)
+			expect(new URL(asked.headers.get('location') ?? '', server.origin).pathname).toBe('/')
+			expect(await asked.text()).not.toContain('routes/public/events')
 		})
 	})
 })
