@@ -8,7 +8,10 @@ import { SITE_TIME_ZONE } from './time-zone.ts'
  * adapter, or PostgreSQL with its own small pool. Jobs survive a crash and are retried with backoff.
  */
 export interface Jobs {
-	boss: PgBoss
+	/** pg-boss itself, started on first use (createJobs). */
+	boss(): Promise<PgBoss>
+	/** Whether the queue was started (or is starting) in this process. */
+	started(): boolean
 	/** Declares a queue (idempotent); must happen before sending to it or working it. */
 	queue(
 		name: string,
@@ -66,17 +69,30 @@ const QUIET_ROUNDS = {
 	cronWorkerIntervalSeconds: 30,
 } as const
 
-export async function startJobs(database: Database, logger: Logger): Promise<Jobs> {
-	const boss =
-		database.kind === 'pglite'
-			? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss', useListenNotify: true, ...QUIET_ROUNDS })
-			: new PgBoss({ connectionString: database.url!, schema: 'pgboss', max: 4, useListenNotify: true, ...QUIET_ROUNDS })
-	boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'))
-	boss.on('warning', (warning: { message?: string }) => logger.warn({ warning }, warning.message ?? 'job queue warning'))
-	await boss.start()
+/**
+ * The job queue of this database, started on first use: sending, declaring or working a queue starts
+ * it, and the server's first answer does not wait for it (pg-boss's start is a second of CPU on PGlite;
+ * the workers start once that answer is out, app/background.server.ts).
+ */
+export function createJobs(database: Database, logger: Logger): Jobs {
+	let starting: Promise<PgBoss> | undefined
+	const boss = () =>
+		(starting ??= (async () => {
+			const boss =
+				database.kind === 'pglite'
+					? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss', useListenNotify: true, ...QUIET_ROUNDS })
+					: new PgBoss({ connectionString: database.url!, schema: 'pgboss', max: 4, useListenNotify: true, ...QUIET_ROUNDS })
+			boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'))
+			boss.on('warning', (warning: { message?: string }) => logger.warn({ warning }, warning.message ?? 'job queue warning'))
+			await boss.start()
+			return boss
+		})().catch((error: unknown) => {
+			starting = undefined
+			throw error
+		}))
 	// This process's workers, by queue: woken when a job sent from here for later falls due.
 	const workers = new Map<string, string[]>()
-	const wakeAt = (name: string, startAfter: SendOptions['startAfter']) => {
+	const wakeAt = (queue: PgBoss, name: string, startAfter: SendOptions['startAfter']) => {
 		const at =
 			startAfter instanceof Date
 				? startAfter.getTime()
@@ -86,7 +102,7 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 		const wait = at - Date.now()
 		if (!(wait > 0 && wait < LONGEST_WAKE_MS)) return
 		setTimeout(() => {
-			for (const id of workers.get(name) ?? []) boss.notifyWorker(id)
+			for (const id of workers.get(name) ?? []) queue.notifyWorker(id)
 		}, wait + 50).unref()
 	}
 	// One declaration per queue and process, shared by concurrent callers (two creations would collide).
@@ -95,20 +111,25 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 	let released: Promise<void> | undefined
 	const release = () => {
 		stopping.abort()
-		// pg-boss's own graceful stop, with the pool kept open: no fetch, a wait, then running jobs failed back.
-		released ??= boss.stop({ close: false, graceful: true, timeout: RELEASE_TIMEOUT_MS })
+		// pg-boss's own graceful stop, with the pool kept open: no fetch, a wait, then running jobs failed
+		// back. A queue never started has nothing to hand back.
+		released ??= starting
+			? starting.then((queue) => queue.stop({ close: false, graceful: true, timeout: RELEASE_TIMEOUT_MS }))
+			: Promise.resolve()
 		return released
 	}
 	return {
 		boss,
+		started: () => starting !== undefined,
 		queue(name, options = {}) {
 			let declaring = declared.get(name)
 			if (!declaring) {
 				declaring = (async () => {
-					const existing = await boss.getQueue(name)
+					const queue = await boss()
+					const existing = await queue.getQueue(name)
 					// `notify`: a job sent to the queue wakes its workers (see SAFETY_POLL_SECONDS).
-					if (!existing) await boss.createQueue(name, { ...options, notify: true })
-					else await boss.updateQueue(name, { ...options, notify: true })
+					if (!existing) await queue.createQueue(name, { ...options, notify: true })
+					else await queue.updateQueue(name, { ...options, notify: true })
 				})()
 				declared.set(name, declaring)
 				declaring.catch(() => declared.delete(name))
@@ -116,12 +137,17 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 			return declaring
 		},
 		async send(name, data, options) {
-			const id = await boss.send(name, data, options)
-			if (options?.startAfter !== undefined) wakeAt(name, options.startAfter)
+			const queue = await boss()
+			const id = await queue.send(name, data, options)
+			if (options?.startAfter !== undefined) wakeAt(queue, name, options.startAfter)
 			return id
 		},
 		async work(name, handler, options) {
-			const id = await boss.work(
+			// A shutdown that began before the workers started: they start no more.
+			if (stopping.signal.aborted) return
+			const id = await (
+				await boss()
+			).work(
 				name,
 				{ pollingIntervalSeconds: FALLBACK_POLL_SECONDS, notifyPollingIntervalSeconds: SAFETY_POLL_SECONDS, ...options },
 				handler as never,
@@ -129,13 +155,21 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
 			workers.set(name, [...(workers.get(name) ?? []), id])
 		},
 		async schedule(name, cron, data) {
-			await boss.schedule(name, cron, data ?? null, { tz: SITE_TIME_ZONE })
+			await (await boss()).schedule(name, cron, data ?? null, { tz: SITE_TIME_ZONE })
 		},
 		stopping: stopping.signal,
 		release,
 		async stop() {
 			await release()
-			await boss.stop({ graceful: true, timeout: RELEASE_TIMEOUT_MS })
+			const queue = await starting?.catch(() => undefined)
+			await queue?.stop({ graceful: true, timeout: RELEASE_TIMEOUT_MS })
 		},
 	}
+}
+
+/** The job queue, started now (command-line tools and tests that want its schema in place). */
+export async function startJobs(database: Database, logger: Logger): Promise<Jobs> {
+	const jobs = createJobs(database, logger)
+	await jobs.boss()
+	return jobs
 }
