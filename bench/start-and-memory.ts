@@ -212,7 +212,15 @@ await runBench(async () => {
 			buildDir: BUILD_DIR,
 			env: { MALLOC_TRIM_THRESHOLD_: '131072' },
 		}
-		const rows = await signedInMemory([...codes, uncapped])
+		// RSS_SEMI_SPACES=4,2: this commit again with other caps (MB), given as Node's option.
+		const caps = (process.env.RSS_SEMI_SPACES ?? '').split(',').filter(Boolean)
+		const capped = caps.map((mb) => ({
+			name: `this commit, ${mb} MB semi-spaces`,
+			root: ROOT,
+			buildDir: BUILD_DIR,
+			env: { NODE_OPTIONS: `--max-semi-space-size=${mb}` },
+		}))
+		const rows = await signedInMemory([...codes, uncapped, ...capped])
 		report.push(`## Signed-in load on PGlite, ${LOAD_SECONDS} s, 50 connections; ${machineLine()}`, '')
 		report.push(
 			'| code | RSS at rest MB | peak MB | growth | at the end | 5 s later | requests |',
