@@ -18,13 +18,17 @@ export const HOUSEKEEPING_QUEUE = 'accounts.housekeeping'
  * public page caches in step with other instances, and the set-up link, which the server prints
  * on its « site ready » line); `workers` settles when
  * every worker and schedule is started. Requests do not wait for those: whatever sends a job
- * declares its queue first, and the job waits in the database for its worker.
+ * declares its queue first, and the job waits in the database for its worker. `workersFrom`: when
+ * to start them (the server: once its first answer is out, so that it does not wait for the job
+ * queue's start).
  */
-export async function startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }> {
+export async function startBackground(
+	workersFrom: Promise<void> = Promise.resolve(),
+): Promise<{ workers: Promise<void>; setupLink: string | null }> {
 	const platform = await getPlatform()
 	// Caches of public pages forget what another instance's admin changed.
 	const [, setupLink] = await Promise.all([listenForPublicContentChanges(), announceSetupLink(platform)])
-	return { workers: startWorkers(platform), setupLink }
+	return { workers: workersFrom.then(() => startWorkers(platform)), setupLink }
 }
 
 async function startWorkers(platform: Platform): Promise<void> {

@@ -49,7 +49,7 @@ type AppHooks = ObserveHooks &
 		markDraining(): void
 		releaseWorkers(): Promise<void>
 		closePlatform(): Promise<void>
-		startBackground(): Promise<{ workers: Promise<void>; setupLink: string | null }>
+		startBackground(workersFrom: Promise<void>): Promise<{ workers: Promise<void>; setupLink: string | null }>
 		pageCache: PageCacheApp
 	}
 
@@ -73,13 +73,17 @@ const firstBuild: ServerBuild = vite
 const platform = firstBuild.entry.module as unknown as AppHooks
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
-// The job workers start while the server already answers (their queues wait in the database).
+// The job workers start once the first answer is out, or WORKERS_LATEST_MS after listening if no
+// request comes: the job queue's start is work the first visitor need not wait for (their jobs wait
+// in the database meanwhile).
 const fatal = (error: unknown): never => {
 	log.fatal({ err: error }, (error as Error).message)
 	process.exit(1)
 }
+const WORKERS_LATEST_MS = 2_000
+const firstAnswer = Promise.withResolvers<void>()
 const { env } = await platform.getPlatform().catch(fatal)
-const { setupLink } = await platform.startBackground().then(({ workers, setupLink }) => {
+const { setupLink } = await platform.startBackground(firstAnswer.promise).then(({ workers, setupLink }) => {
 	void workers.catch(fatal)
 	return { setupLink }
 }, fatal)
@@ -209,6 +213,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	let kind: 'static' | 'app' | 'refused' = 'refused'
 	countPageView?.attach(req, res)
 	res.on('finish', () => {
+		firstAnswer.resolve()
 		const ms = Number(process.hrtime.bigint() - started) / 1e6
 		// Development: the many module requests of each page, answered by Vite, are logged at debug level.
 		log[vite && kind === 'static' ? 'debug' : 'info'](
@@ -279,6 +284,7 @@ server.requestTimeout = 60_000
 
 // One line says where the site is and, on a fresh install, how to create the first administrator.
 server.listen(env.PORT, env.HOST, () => {
+	setTimeout(firstAnswer.resolve, WORKERS_LATEST_MS)
 	if (setupLink) {
 		log.warn(
 			{ url: env.SITE_URL, port: env.PORT, setupLink },

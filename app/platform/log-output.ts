@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
 import pino from 'pino'
-import pretty from 'pino-pretty'
+import type PinoPretty from 'pino-pretty'
 
 /**
  * Where the logs go, for the app and for the HTTP server alike. In a terminal, lines for a person
@@ -10,6 +11,8 @@ import pretty from 'pino-pretty'
 export function createLogger(options: pino.LoggerOptions, format: 'pretty' | 'json' | undefined): pino.Logger {
 	const readable = format ? format === 'pretty' : Boolean(process.stdout.isTTY)
 	if (!readable) return pino(options)
-	// In-process (not a worker transport): lines come out in order and nothing is lost at exit.
+	// In-process (not a worker transport): lines come out in order and nothing is lost at exit. Loaded
+	// only here: a server writing JSON (a service, a container) does not load it at start.
+	const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty
 	return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', sync: true }))
 }

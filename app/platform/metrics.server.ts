@@ -116,7 +116,7 @@ export async function renderMetrics(platform: Pick<Platform, 'database' | 'jobs'
 	const outbox = (await platform.database.db.execute(sql`select status, count(*) as n from outbox_mail group by status`)) as unknown as {
 		rows: { status: string; n: string | number }[]
 	}
-	const queues = await platform.jobs.boss.getQueues()
+	const queues = await (await platform.jobs.boss()).getQueues()
 	// Both read, then set at once: a scrape never sees half of one reading and half of another.
 	const byStatus = new Map(outbox.rows.map((row) => [row.status, Number(row.n)]))
 	for (const status of OUTBOX_STATUSES) metrics.outbox.set({ status }, byStatus.get(status) ?? 0)

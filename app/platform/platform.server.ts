@@ -3,7 +3,7 @@ import { createAuthEmails, type AuthEmails } from './auth-emails.server.tsx'
 import { createAuth, grantListedAdmins, resolveAuthSecret, type Auth } from './auth.server.ts'
 import { openDatabase, type Database } from './db/client.server.ts'
 import { getEnv, type Env } from './env.server.ts'
-import { startJobs, type Jobs } from './jobs.server.ts'
+import { createJobs, type Jobs } from './jobs.server.ts'
 import { getLogger } from './logger.server.ts'
 import { createMailer, startMailWorker, type Mailer } from './mail/mailer.server.ts'
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts'
@@ -47,7 +47,7 @@ async function open(): Promise<Platform> {
 	const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 	try {
 		logger.info({ database: database.kind, dataDir: database.kind === 'pglite' ? env.DATA_DIR : undefined }, 'database ready')
-		const jobs = await startJobs(database, logger)
+		const jobs = createJobs(database, logger)
 		const limits = createRateLimits(database.db)
 		const mailer = createMailer({ db: database.db, jobs, env, logger, limits })
 		const emails = createAuthEmails(env, mailer)

@@ -37,8 +37,9 @@ afterAll(async () => {
 const db = () => env.platform.database.db
 
 function wakeMailWorker() {
-	const { boss } = env.platform.jobs
-	for (const worker of boss.getWipData()) if (worker.name === MAIL_QUEUE) boss.notifyWorker(worker.id)
+	void env.platform.jobs.boss().then((boss) => {
+		for (const worker of boss.getWipData()) if (worker.name === MAIL_QUEUE) boss.notifyWorker(worker.id)
+	})
 }
 
 async function until<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {

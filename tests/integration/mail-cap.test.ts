@@ -71,8 +71,9 @@ async function emailChangeBy(cookie: string, email: string) {
 }
 
 function wakeMailWorker() {
-	const { boss } = env.platform.jobs
-	for (const worker of boss.getWipData()) if (worker.name === MAIL_QUEUE) boss.notifyWorker(worker.id)
+	void env.platform.jobs.boss().then((boss) => {
+		for (const worker of boss.getWipData()) if (worker.name === MAIL_QUEUE) boss.notifyWorker(worker.id)
+	})
 }
 
 /** Waits until every outbox mail to these addresses has left, then says how many the SMTP server got for the victim's inbox. */

@@ -275,7 +275,7 @@ describe(`image uploads on ${databaseKind()}`, () => {
 				alt: 'La scène du Trianon',
 				createdBy: admin.id,
 			})
-			const jobs = await platform().jobs.boss.findJobs(MEDIA_QUEUE, { key: accepted.id })
+			const jobs = await (await platform().jobs.boss()).findJobs(MEDIA_QUEUE, { key: accepted.id })
 			expect(jobs.map((j) => j.data)).toEqual([{ id: accepted.id }])
 			// The original is kept as sent (its GPS too, privately); /media/ never serves it.
 			const original = await platform().storage.read(`originals/${accepted.id}.png`)
@@ -593,7 +593,7 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			expect(removed.headers.get('location')).toBe('/dashboard/settings')
 			expect(await row(first)).toBeUndefined()
 			// Its files go by a job, queued with the rows' deletion.
-			const deletions = await platform().jobs.boss.findJobs<{ keys: string[] }>(MEDIA_DELETE_QUEUE)
+			const deletions = await (await platform().jobs.boss()).findJobs<{ keys: string[] }>(MEDIA_DELETE_QUEUE)
 			expect(deletions.some((job) => job.data.keys.includes(`originals/${first}.png`))).toBe(true)
 		})
 
@@ -609,7 +609,7 @@ describe(`image uploads on ${databaseKind()}`, () => {
 			const result = await outcome(await settings.action(routeArgs(request, '/dashboard/settings')))
 			expect(result.status).toBe(302)
 			expect(await row(id)).toBeUndefined()
-			const deletions = await platform().jobs.boss.findJobs<{ keys: string[] }>(MEDIA_DELETE_QUEUE)
+			const deletions = await (await platform().jobs.boss()).findJobs<{ keys: string[] }>(MEDIA_DELETE_QUEUE)
 			expect(deletions.some((job) => job.data.keys.includes(`originals/${id}.png`) && job.data.keys.length === 10)).toBe(true)
 		})
 	})

@@ -59,5 +59,5 @@ export async function startNewsletterWorkers(platform: Platform): Promise<void> 
 	// A send interrupted by a crash or a restart resumes once its sender's lease has lapsed.
 	await jobs.send(NEWSLETTER_TICK_QUEUE, {}, { startAfter: LEASE_SECONDS + 1 })
 	// …and one whose sender died on another instance, within seconds, not at the next minute's tick.
-	watchLeases(db, jobs, logger)
+	watchLeases(db, jobs, logger, realtime)
 }

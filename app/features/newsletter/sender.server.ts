@@ -566,16 +566,23 @@ export async function queueCampaignSend(jobs: Jobs, id: string, options: { start
 	)
 }
 
+/** How often the lease watch looks while nothing is being sent (a send wakes it, see watchLeases). */
+const IDLE_LEASE_CHECK_MS = 60_000
+
 /**
  * Hands the campaign of a sender that died to a live one within a second or so of its lease
  * lapsing, on every instance, rather than at the next minute's tick: it looks when the lease of each
- * campaign being sent would lapse, and comes back then (every 5 s when nothing is being sent). A lapsed
- * lease gets a send job, which takes it over (runCampaignSlice, takeLease). Stops with the job workers.
+ * campaign being sent would lapse, and comes back then. While nothing is being sent it looks once a
+ * minute only, and at once when a campaign's progress is heard (a running sender says it every second,
+ * from any instance): a database at rest is not read every few seconds for nothing.
+ * A lapsed lease gets a send job, which takes it over (runCampaignSlice, takeLease). Stops with the job workers.
  */
-export function watchLeases(db: Db, jobs: Jobs, logger: Logger): void {
+export function watchLeases(db: Db, jobs: Jobs, logger: Logger, realtime: Realtime): void {
 	let timer: NodeJS.Timeout | undefined
+	let resting = false
 	const check = async () => {
-		let next = 5_000
+		resting = false
+		let next = IDLE_LEASE_CHECK_MS
 		try {
 			const held = await db
 				.select({
@@ -592,9 +599,23 @@ export function watchLeases(db: Db, jobs: Jobs, logger: Logger): void {
 		} catch (error) {
 			logger.warn({ err: error }, 'newsletter lease watch failed; trying again')
 		}
-		if (!jobs.stopping.aborted) timer = setTimeout(() => void check(), next).unref()
+		if (jobs.stopping.aborted) return
+		resting = next === IDLE_LEASE_CHECK_MS
+		timer = setTimeout(() => void check(), next).unref()
 	}
-	jobs.stopping.addEventListener('abort', () => clearTimeout(timer), { once: true })
+	const stopHearing = realtime.subscribe(CAMPAIGN_TOPIC, () => {
+		if (!resting || jobs.stopping.aborted) return
+		clearTimeout(timer)
+		void check()
+	})
+	jobs.stopping.addEventListener(
+		'abort',
+		() => {
+			clearTimeout(timer)
+			stopHearing()
+		},
+		{ once: true },
+	)
 	void check()
 }
 

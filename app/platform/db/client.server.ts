@@ -63,6 +63,23 @@ const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'drizz
 /** A fixed key for pg_advisory_lock, so that two instances never migrate at once. */
 const MIGRATION_LOCK_KEY = 727_274_001
 
+/**
+ * Whether the newest migration of `folder` is already recorded in the database, by drizzle's own rule
+ * (a migration is applied once the newest recorded one is at least as recent): then the migrator, which
+ * reads and hashes every file and opens a transaction, has nothing to do and is not run. A database
+ * without the record (a fresh one) is not up to date.
+ */
+async function migrationsUpToDate(folder: string, query: (text: string) => Promise<{ rows: unknown[] }>): Promise<boolean> {
+	try {
+		const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] }
+		const newest = Math.max(...journal.entries.map((entry) => entry.when))
+		const { rows } = await query('select max(created_at) as newest from drizzle.__drizzle_migrations')
+		return Number((rows[0] as { newest: unknown } | undefined)?.newest ?? 0) >= newest
+	} catch {
+		return false
+	}
+}
+
 export interface OpenOptions {
 	/** Migrations to run at open: the project's (default), another folder, or none (`false`, for backups). */
 	migrations?: string | false
@@ -93,12 +110,16 @@ export async function openPostgres(url: string, options: OpenOptions = {}): Prom
 		throw error
 	})
 	try {
-		if (options.migrations !== false) {
+		const folder = options.migrations === false ? undefined : (options.migrations ?? migrationsFolder())
+		if (folder && !(await migrationsUpToDate(folder, (text) => client.query(text)))) {
 			await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-			await migratePg(drizzlePg(client, { schema }), { migrationsFolder: options.migrations ?? migrationsFolder() })
+			try {
+				await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder })
+			} finally {
+				await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+			}
 		}
 	} finally {
-		if (options.migrations !== false) await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
 		client.release()
 	}
 	const db = drizzlePg(pool, { schema, logger: nulGuard }) as unknown as Db
@@ -240,7 +261,9 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
 	try {
 		client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] })
 		const db = drizzlePglite(client, { schema, logger: nulGuard }) as unknown as Db
-		if (options.migrations !== false) await migratePglite(db as never, { migrationsFolder: options.migrations ?? migrationsFolder() })
+		const folder = options.migrations === false ? undefined : (options.migrations ?? migrationsFolder())
+		if (folder && !(await migrationsUpToDate(folder, (text) => client!.query(text))))
+			await migratePglite(db as never, { migrationsFolder: folder })
 		return {
 			db,
 			kind: 'pglite',

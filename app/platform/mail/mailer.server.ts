@@ -176,7 +176,7 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 			for (const { id } of waiting) {
 				// A mail whose job still waits (for a worker, or for its retry after a failure) keeps that job:
 				// a second one would double its attempts, and two deliveries at once could send it twice.
-				const pending = await jobs.boss.findJobs(MAIL_QUEUE, { key: id }).catch(() => [])
+				const pending = await (await jobs.boss()).findJobs(MAIL_QUEUE, { key: id }).catch(() => [])
 				if (pending.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) continue
 				await enqueue(id)
 				queued++

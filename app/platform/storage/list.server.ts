@@ -1,7 +1,6 @@
 import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { ListObjectsV2Command } from '@aws-sdk/client-s3'
 import { isLocalStorage } from './local-storage.server.ts'
 import type { S3Storage } from './s3-storage.server.ts'
 import { isStorageKey, type Storage } from './storage.server.ts'
@@ -40,6 +39,8 @@ export async function listStoredFiles(storage: Storage): Promise<ListedFile[]> {
 		await walk(storage.root, '')
 	} else {
 		const { client, bucket } = storage as S3Storage
+		// The S3 SDK is loaded where S3 is used, not at the start of every server (see create-storage.server.ts).
+		const { ListObjectsV2Command } = await import('@aws-sdk/client-s3')
 		let token: string | undefined
 		do {
 			const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }))
