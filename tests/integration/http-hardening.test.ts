@@ -103,12 +103,15 @@ describe.runIf(kind === 'postgres')(`the HTTP server against hostile requests on
 			expect(html).toContain('Requête refusée')
 			expect(html).toContain('ne vient pas de ce site')
 			await new Promise((resolve) => setTimeout(resolve, 200))
+			// This request's lines (the background jobs, started after the first answer, log their own).
+			const reqId = response.headers.get('x-request-id')
+			expect(reqId).toBeTruthy()
 			const logged = server
 				.output()
 				.slice(before)
 				.trim()
 				.split('\n')
-				.filter((line) => line && JSON.parse(line).msg !== 'request')
+				.filter((line) => line && JSON.parse(line).reqId === reqId && JSON.parse(line).msg !== 'request')
 			expect(logged).toHaveLength(1)
 			expect(logged[0]).toContain('cross-site')
 			expect(logged[0]).not.toContain('stack')
