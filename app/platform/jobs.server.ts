@@ -39,9 +39,10 @@ export interface Jobs {
 const RELEASE_TIMEOUT_MS = 5_000
 
 /*
- * A worker sleeps until there is work: a job sent to a queue wakes its workers at once, in this process
- * and in every other on the same database (pg-boss's LISTEN/NOTIFY, which PGlite has in-process), and a
- * job sent from here for later (startAfter) wakes this process's workers when it falls due. The poll
+ * A worker sleeps until there is work: a job sent to a queue wakes this process's workers at once
+ * (`notifyWorker`, in `send` below), the other instances' through the database (pg-boss's
+ * LISTEN/NOTIFY on PostgreSQL), and a job sent from here for later (startAfter) wakes this process's
+ * workers when it falls due. The poll
  * that remains is a safety net for what no signal announces (a retry coming due, a job deferred by
  * another instance, a signal lost in a reconnection): at rest, a fetch per queue every
  * SAFETY_POLL_SECONDS rather than every second or two, which on PGlite was most of the idle
