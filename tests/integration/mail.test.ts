@@ -169,6 +169,19 @@ describe(`outbox mail over SMTP on ${kind}`, () => {
 		await until('the job to complete', async () => (await mailJobs(id)).every((job) => job.state === 'completed'))
 	})
 
+	it('wakes its resting worker itself: a mail sent later arrives without a nudge, long before the 30 s safety poll', async () => {
+		await ensureWorkers()
+		await until(
+			'the workers to rest (no mail waiting)',
+			async () => (await db().select().from(outboxMail).where(eq(outboxMail.status, 'queued'))).length === 0,
+		)
+		const to = 'sans-coup-de-pouce@exemple.fr'
+		await send(to)
+		// No wakeMailWorker() here: only what the application itself does when it sends.
+		const mail = await until(`a mail to ${to}`, async () => smtp.to(to)[0], 10_000)
+		expect(mail.envelope.to).toEqual([to])
+	})
+
 	describe('when the relay fails', () => {
 		beforeAll(ensureWorkers)
 
