@@ -105,7 +105,7 @@ export function newsletterSpecs() {
 
 			await adminPage.getByRole('button', { name: t('newsletter.admin.compose.sendNow') }).click()
 			await waitForPath(adminPage, (url) => /^\/dashboard\/admin\/newsletter\/campaigns\/(?!new$)/.test(url.pathname))
-			await adminPage.getByText(t('newsletter.admin.flash.sending.title')).waitFor()
+			await adminPage.getByText(t('newsletter.admin.flash.sending.title'), { exact: true }).waitFor()
 			await adminPage.getByRole('progressbar').waitFor()
 			await audit(adminPage, 'admin newsletter sending')
 		})
