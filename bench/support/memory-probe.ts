@@ -14,7 +14,8 @@ const file = process.env.MEMORY_PROBE_FILE
 const collect = (globalThis as { gc?: () => void }).gc
 let sequence = 0
 
-function residentKb(): Record<string, number> {
+/** The kernel's resident set of this process, in kB: all of it, anonymous and file-backed (also used by towns-alone.ts). */
+export function residentKb(): { rss: number; anon: number; file: number } {
 	const status = fs.readFileSync('/proc/self/status', 'utf8')
 	const read = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
 	return { rss: read('VmRSS'), anon: read('RssAnon'), file: read('RssFile') }

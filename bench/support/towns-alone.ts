@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs'
 import { resolveTown, suggestTowns, townById } from '../../app/features/towns/towns.server.ts'
+import { residentKb } from './memory-probe.ts'
 
 const [mode, prefixesFile] = process.argv.slice(2)
 const collect = (globalThis as { gc?: () => void }).gc
@@ -33,12 +34,11 @@ async function sample() {
 		collect!()
 		await settle()
 		collect!()
-		const status = fs.readFileSync('/proc/self/status', 'utf8')
-		const read = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
+		const { rss, anon } = residentKb()
 		const usage = process.memoryUsage()
 		samples.push({
-			rss: read('VmRSS'),
-			anon: read('RssAnon'),
+			rss,
+			anon,
 			heapUsed: Math.round(usage.heapUsed / 1024),
 			arrayBuffers: Math.round(usage.arrayBuffers / 1024),
 		})
