@@ -11,11 +11,10 @@ import { describe, expect, it } from 'vitest'
 const root = path.resolve(import.meta.dirname, '..')
 const PRIVATE = [
 	// A module specifier (import, dynamic import, require, URL) into a package's lib/ or dist/ folder;
-	// allowed, exactly: uPlot's stylesheet (its README imports it from dist/) and nodemailer's
-	// MailComposer, which nodemailer documents under that path (nodemailer.com, « Extras » → « Mailcomposer »).
+	// allowed, exactly: uPlot's stylesheet (its README imports it from dist/).
 	{
 		pattern: /['"`](?:@[\w.-]+\/)?[\w.-]+\/(?:lib|dist)\/[^'"`]*['"`]/,
-		allowed: ['uplot/dist/uPlot.min.css', 'nodemailer/lib/mail-composer'],
+		allowed: ['uplot/dist/uPlot.min.css'],
 	},
 	// Resolving a file next to a package's entry, to load what the package does not export.
 	{ pattern: /import\.meta\.resolve\(/ },
