@@ -4,11 +4,8 @@ import { Link } from 'react-router'
 import { NavLink } from '#app/components/nav-link.tsx'
 
 const tabClasses = (selected: boolean) =>
-	clsx(
-		'relative inline-flex min-h-11 shrink-0 items-center gap-2 px-3 text-sm font-medium whitespace-nowrap transition-colors duration-150',
-		'after:absolute after:inset-x-2 after:-bottom-px after:h-0.5 after:rounded-full',
-		selected ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg',
-	)
+	// The shared part is the `tab` class (styles/site.css).
+	clsx('tab', selected ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg')
 
 /* Tabs wrap onto a second line on a narrow screen rather than hide off its edge (« Setlis… »). */
 const listClasses = 'flex flex-wrap gap-x-1 border-b border-line'
