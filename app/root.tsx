@@ -1,3 +1,4 @@
+import { useRouteLinks } from '#app/components/route-link.tsx'
 import { RouteStrings, useTranslation } from '#app/i18n/react.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import {
@@ -114,6 +115,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+	// A plain click on a RouteLink navigates in the page, as a <Link> (components/route-link.tsx).
+	useRouteLinks()
 	return (
 		<SessionProvider user={loaderData.user} profile={loaderData.profile}>
 			<SessionGate />

@@ -1,7 +1,7 @@
 import { clsx } from 'clsx'
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 import { NavLink } from '#app/components/nav-link.tsx'
+import { RouteLink } from '#app/components/route-link.tsx'
 
 const tabClasses = (selected: boolean) =>
 	// The shared part is the `tab` class (styles/site.css).
@@ -47,12 +47,12 @@ export function CountTabs(props: {
 					const current = item.id === props.current
 					return (
 						<li key={item.id} className="flex">
-							<Link to={item.to} aria-current={current ? 'page' : undefined} className={tabClasses(current)}>
+							<RouteLink to={item.to} aria-current={current ? 'page' : undefined} className={tabClasses(current)}>
 								{item.label}
 								<span className={clsx('rounded-badge px-1.5 text-xs tabular-nums', current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted')}>
 									{item.count.toLocaleString('fr-FR')}
 								</span>
-							</Link>
+							</RouteLink>
 						</li>
 					)
 				})}
