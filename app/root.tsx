@@ -77,6 +77,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	// React Router's scripts only where a route asks for them (app/hydration.ts): the public pages
 	// are HTML and CSS, with their own small islands where something is interactive.
 	const hydrate = usePageHydrates()
+	// A plain click on a RouteLink navigates in the page, as a <Link> (components/route-link.tsx).
+	const followRouteLink = useRouteLinks()
 	return (
 		<html lang="fr" dir="ltr" style={style}>
 			<head>
@@ -101,7 +103,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				{error ? null : <Meta />}
 				<Links />
 			</head>
-			<body>
+			{/* oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- it only follows the links' own clicks (Enter included) */}
+			<body onClick={followRouteLink}>
 				{children}
 				{hydrate ? (
 					<>
@@ -115,8 +118,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-	// A plain click on a RouteLink navigates in the page, as a <Link> (components/route-link.tsx).
-	useRouteLinks()
 	return (
 		<SessionProvider user={loaderData.user} profile={loaderData.profile}>
 			<SessionGate />
