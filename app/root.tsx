@@ -1,3 +1,4 @@
+import { useRouteLinks } from '#app/components/route-link.tsx'
 import { RouteStrings, useTranslation } from '#app/i18n/react.tsx'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import {
@@ -76,6 +77,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	// React Router's scripts only where a route asks for them (app/hydration.ts): the public pages
 	// are HTML and CSS, with their own small islands where something is interactive.
 	const hydrate = usePageHydrates()
+	// A plain click on a RouteLink navigates in the page, as a <Link> (components/route-link.tsx).
+	const followRouteLink = useRouteLinks()
 	return (
 		<html lang="fr" dir="ltr" style={style}>
 			<head>
@@ -100,7 +103,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				{error ? null : <Meta />}
 				<Links />
 			</head>
-			<body>
+			{/* oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- it only follows the links' own clicks (Enter included) */}
+			<body onClick={followRouteLink}>
 				{children}
 				{hydrate ? (
 					<>

@@ -1,4 +1,6 @@
-import { Link, useLocation, type LinkProps } from 'react-router'
+import type { ComponentProps } from 'react'
+import { useLocation } from 'react-router'
+import { RouteLink } from './route-link.tsx'
 
 /*
  * A link to a section of the site, marked as the current page (`aria-current="page"`, and
@@ -6,10 +8,11 @@ import { Link, useLocation, type LinkProps } from 'react-router'
  * section only). The same rule as React Router's NavLink, which also handles relative paths,
  * pending navigations and view transitions, none of which these links use, and resolves its path
  * four times per render to do so: with three of them on every page of the signed-in area, some
- * 4 % of the dashboard's CPU. Paths here are absolute, so nothing needs resolving.
+ * 4 % of the dashboard's CPU. Paths here are absolute, so nothing needs resolving; the link itself
+ * is a RouteLink (./route-link.tsx).
  */
 
-type NavLinkProps = Omit<LinkProps, 'to' | 'className'> & {
+type NavLinkProps = Omit<ComponentProps<'a'>, 'href' | 'className'> & {
 	/** An absolute path (`/dashboard/settings`). */
 	to: string
 	/** Current only at this very address, not under it. */
@@ -20,7 +23,7 @@ type NavLinkProps = Omit<LinkProps, 'to' | 'className'> & {
 export function NavLink({ to, end = false, className, ...props }: NavLinkProps) {
 	const isActive = isCurrent(useLocation().pathname, to, end)
 	return (
-		<Link
+		<RouteLink
 			{...props}
 			to={to}
 			aria-current={isActive ? 'page' : undefined}

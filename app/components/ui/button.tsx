@@ -21,10 +21,8 @@ const sizes: Record<ButtonSize, string> = {
 /** The classes of a button, for a link that looks like one (`<Link className={buttonClasses()}>`). */
 export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string) {
 	return clsx(
-		'inline-flex max-w-full shrink-0 items-center justify-center gap-2 rounded-control text-center font-semibold select-none',
-		'transition-[background-color,border-color,filter,color] duration-150',
-		'disabled:cursor-not-allowed disabled:opacity-55 aria-disabled:cursor-not-allowed aria-disabled:opacity-55',
-		'[&_svg]:size-[1.15em] [&_svg]:shrink-0',
+		// The shared frame is the `btn` class (styles/site.css).
+		'btn shrink-0 [&_svg]:size-[1.15em] [&_svg]:shrink-0',
 		variants[variant],
 		sizes[size],
 		className,

@@ -1,14 +1,11 @@
 import { clsx } from 'clsx'
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 import { NavLink } from '#app/components/nav-link.tsx'
+import { RouteLink } from '#app/components/route-link.tsx'
 
 const tabClasses = (selected: boolean) =>
-	clsx(
-		'relative inline-flex min-h-11 shrink-0 items-center gap-2 px-3 text-sm font-medium whitespace-nowrap transition-colors duration-150',
-		'after:absolute after:inset-x-2 after:-bottom-px after:h-0.5 after:rounded-full',
-		selected ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg',
-	)
+	// The shared part is the `tab` class (styles/site.css).
+	clsx('tab', selected ? 'text-fg after:bg-accent' : 'text-muted hover:text-fg')
 
 /* Tabs wrap onto a second line on a narrow screen rather than hide off its edge (« Setlis… »). */
 const listClasses = 'flex flex-wrap gap-x-1 border-b border-line'
@@ -50,12 +47,12 @@ export function CountTabs(props: {
 					const current = item.id === props.current
 					return (
 						<li key={item.id} className="flex">
-							<Link to={item.to} aria-current={current ? 'page' : undefined} className={tabClasses(current)}>
+							<RouteLink to={item.to} aria-current={current ? 'page' : undefined} className={tabClasses(current)}>
 								{item.label}
 								<span className={clsx('rounded-badge px-1.5 text-xs tabular-nums', current ? 'bg-fg/10 text-fg' : 'bg-fg/6 text-muted')}>
 									{item.count.toLocaleString('fr-FR')}
 								</span>
-							</Link>
+							</RouteLink>
 						</li>
 					)
 				})}

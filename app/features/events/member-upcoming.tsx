@@ -1,6 +1,6 @@
 import { clsx } from 'clsx'
 import { CalendarDays } from '#app/components/icons.tsx'
-import { Link } from 'react-router'
+import { RouteLink } from '#app/components/route-link.tsx'
 import { EventDateStub, TicketButton } from '#app/components/event-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
@@ -22,9 +22,9 @@ export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean
 					{t('dashboard.home.eventsTitle')}
 				</h2>
 				{props.events.length > 0 ? (
-					<Link to="/events" className={linkClasses('default', 'inline-flex min-h-11 items-center text-sm')}>
+					<RouteLink to="/events" className={linkClasses('default', 'inline-flex min-h-11 items-center text-sm')}>
 						{t('dashboard.home.eventsAll')}
-					</Link>
+					</RouteLink>
 				) : null}
 			</div>
 			{props.events.length === 0 ? (
@@ -35,9 +35,9 @@ export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean
 					body={t('dashboard.home.eventsEmptyBody')}
 					action={
 						props.hasPast ? (
-							<Link to="/events" className={linkClasses()}>
+							<RouteLink to="/events" className={linkClasses()}>
 								{t('dashboard.home.eventsPast')}
-							</Link>
+							</RouteLink>
 						) : undefined
 					}
 				/>
@@ -75,9 +75,9 @@ export function NearYou(props: { town: string | null; radiusKm: number; events: 
 			{props.town === null ? (
 				<p className="mt-2 text-sm text-muted">
 					{t('dashboard.home.nearNoTown')}{' '}
-					<Link to="/dashboard/settings#ville" className={linkClasses()}>
+					<RouteLink to="/dashboard/settings#ville" className={linkClasses()}>
 						{t('dashboard.home.nearGiveTown')}
-					</Link>
+					</RouteLink>
 				</p>
 			) : props.events.length === 0 ? (
 				<p className="mt-2 text-sm text-muted">{t('dashboard.home.nearNone', { km: props.radiusKm, town: props.town })}</p>
@@ -102,9 +102,9 @@ function MemberEventRow(props: { event: EventSummary }) {
 			<EventDateStub start={event.start} muted={cancelled} compact className="py-2" />
 			<div className="min-w-0">
 				<h3 className="font-semibold text-balance">
-					<Link to={`/events/${event.id}`} className={clsx(linkClasses('default'), cancelled && 'text-muted')}>
+					<RouteLink to={`/events/${event.id}`} className={clsx(linkClasses('default'), cancelled && 'text-muted')}>
 						{event.title}
-					</Link>
+					</RouteLink>
 				</h3>
 				<p className="mt-0.5 text-sm text-muted">
 					{t('dashboard.home.eventWhere', { time: event.start.time, city: place, venue: event.venueName })}

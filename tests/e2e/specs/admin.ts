@@ -91,6 +91,36 @@ export function adminSpecs() {
 			await page.close()
 		})
 
+		test('the admin’s tabs are links that navigate in the page, by mouse and by keyboard, and Back returns (components/route-link.tsx)', async () => {
+			const page = await adminContext.newPage()
+			await visit(page, '/dashboard/admin/stats')
+			// Gone with the page if a click loaded a new document instead of navigating in this one.
+			await page.evaluate(() => Object.assign(window, { samePage: true }))
+			const samePage = () => page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage === true)
+			await page
+				.getByRole('navigation', { name: t('admin.nav.label') })
+				.getByRole('link', { name: t('admin.nav.events') })
+				.click()
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/events')
+			await page.getByRole('heading', { level: 1, name: t('admin.events.title') }).waitFor()
+			assert.ok(await samePage(), 'the admin’s tab navigated in the page')
+			const current = page.getByRole('navigation', { name: t('admin.nav.label') }).getByRole('link', { name: t('admin.nav.events') })
+			assert.equal(await current.getAttribute('aria-current'), 'page', 'the tab of the page shown is the current one')
+			const past = page
+				.getByRole('navigation', { name: t('admin.events.tabsLabel') })
+				.getByRole('link', { name: new RegExp(`^${t('admin.events.tabs.past')}`) })
+			await past.focus()
+			await page.keyboard.press('Enter')
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/events' && url.searchParams.get('tab') === 'past')
+			await page.getByRole('heading', { level: 2, name: t('admin.events.tabs.past') }).waitFor({ state: 'attached' })
+			assert.ok(await samePage(), 'Enter on a list’s tab navigated in the page')
+			await audit(page, 'admin events, past')
+			await page.goBack()
+			await waitForPath(page, (url) => url.pathname === '/dashboard/admin/events' && !url.searchParams.has('tab'))
+			assert.ok(await samePage(), 'Back came to the list in the page')
+			await page.close()
+		})
+
 		test('the event editor’s required status <select> starts with an empty placeholder option (valid HTML)', async () => {
 			const page = await adminContext.newPage()
 			await visit(page, '/dashboard/admin/events/new')

@@ -1,5 +1,5 @@
 import { Trash2 } from '#app/components/icons.tsx'
-import { Link } from 'react-router'
+import { RouteLink } from '#app/components/route-link.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
@@ -46,9 +46,9 @@ export function EventTable(props: { label: string; rows: EventListRow[]; onDelet
 								<span className="text-muted">{when.time}</span>
 							</TableCell>
 							<TableCell wrap className="align-top sm:min-w-48">
-								<Link to={`${EVENT_LIST_PATH}/${row.id}`} className={linkClasses('default', 'decoration-1 decoration-accent/70')}>
+								<RouteLink to={`${EVENT_LIST_PATH}/${row.id}`} className={linkClasses('default', 'decoration-1 decoration-accent/70')}>
 									{row.title}
-								</Link>
+								</RouteLink>
 								<time dateTime={row.startsAt} className="mt-1 block text-muted tabular-nums sm:hidden">
 									{when.date} · {when.time}
 								</time>
@@ -69,13 +69,13 @@ export function EventTable(props: { label: string; rows: EventListRow[]; onDelet
 							</TableCell>
 							<TableCell className="w-px text-right align-top whitespace-nowrap">
 								{row.published ? (
-									<Link
+									<RouteLink
 										to={`/dashboard/admin/newsletter/campaigns/new?event=${row.id}`}
 										aria-label={t('newsletter.announce.rowLabel', { title: row.title })}
 										className={buttonClasses('ghost', 'sm')}
 									>
 										{t('newsletter.announce.row')}
-									</Link>
+									</RouteLink>
 								) : null}
 								<Button
 									variant="ghost"
