@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { passwordWeakness } from './password-policy.server.ts'
+import { passwordWeakness } from './password-strength.server.ts'
 
 const TOO_COMMON = 'Ce mot de passe est trop courant. Choisissez-en un autre, par exemple une phrase de quelques mots.'
 const PERSONAL = 'Le mot de passe ne doit pas reprendre votre nom ou votre adresse e-mail.'
