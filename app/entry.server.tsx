@@ -123,8 +123,10 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 	getLogger().error({ err: error, url: redactUrl(request.url), method: request.method }, 'unhandled error')
 }
 
-// The Node server (server/index.ts) opens and closes the platform through the build.
+// The Node server (server/index.ts) opens and closes the platform through the build…
 export { closePlatform, getPlatform, releaseWorkers } from '#app/platform/platform.server.ts'
+// …with the embedded database's engine it prepared while loading the build (server/pglite-assets.ts).
+export { usePgliteAssets } from '#app/platform/db/client.server.ts'
 // …and says « not ready » from the first moment of a shutdown.
 export { markDraining } from '#app/platform/readiness.server.ts'
 export { startBackground } from '#app/background.server.ts'

@@ -24,6 +24,7 @@ import { createPageCache, type PageCacheApp } from './page-cache.ts'
 import { createStaticHandler } from './static-files.ts'
 import { createPageViewCounting, type PageViewHook } from './page-views.ts'
 import { getT } from '../app/platform/i18n.server.ts'
+import { preparePgliteAssets, type PgliteAssets } from './pglite-assets.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const logFormat = process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : undefined
@@ -46,6 +47,7 @@ type AppHooks = ObserveHooks &
 				SHUTDOWN_TIMEOUT_SECONDS: number
 			}
 		}>
+		usePgliteAssets(assets: Promise<PgliteAssets>): void
 		markDraining(): void
 		releaseWorkers(): Promise<void>
 		closePlatform(): Promise<void>
@@ -54,6 +56,10 @@ type AppHooks = ObserveHooks &
 	}
 
 const server = http.createServer((req, res) => handle(req, res))
+
+// The embedded database (no DATABASE_URL) starts from its engine, read and compiled while the build
+// below is loaded (server/pglite-assets.ts), instead of after it.
+const pgliteAssets = process.env.DATABASE_URL ? undefined : preparePgliteAssets()
 
 /*
  * The build. Production: the one in BUILD_DIR, loaded once. Development: Vite's, asked for again at
@@ -71,6 +77,7 @@ const firstBuild: ServerBuild = vite
 // The process's own life (the database, the job workers, shutdown, page-view counts) is in the first
 // build's hands: what it opens hangs on globalThis, so a later development build finds it there.
 const platform = firstBuild.entry.module as unknown as AppHooks
+if (pgliteAssets) platform.usePgliteAssets(pgliteAssets)
 
 // Open the database (and run migrations) before taking the first request; stop clearly if we cannot.
 // The job workers start once the first answer is out, or WORKERS_LATEST_MS after listening if no

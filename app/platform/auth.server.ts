@@ -24,13 +24,16 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600
 /** The auth secret: from AUTH_SECRET, else generated once and kept in the database for every instance. */
 export async function resolveAuthSecret(db: Db, env: Env): Promise<string> {
 	if (env.AUTH_SECRET) return env.AUTH_SECRET
+	const stored = async () =>
+		(await db.select({ value: schema.siteSetting.value }).from(schema.siteSetting).where(eq(schema.siteSetting.key, 'auth_secret')))[0]
+			?.value
+	// Read first: every start but the very first finds it, without a write (a transaction) before its first answer.
+	const found = await stored()
+	if (found) return found
 	await db.insert(schema.siteSetting).values({ key: 'auth_secret', value: newSecret() }).onConflictDoNothing()
-	const [row] = await db
-		.select({ value: schema.siteSetting.value })
-		.from(schema.siteSetting)
-		.where(eq(schema.siteSetting.key, 'auth_secret'))
-	if (!row) throw new Error('auth secret could not be stored')
-	return row.value
+	const value = await stored()
+	if (!value) throw new Error('auth secret could not be stored')
+	return value
 }
 
 /** Gives the admin role to the accounts listed in ADMIN_EMAILS, once their address is verified. */

@@ -88,7 +88,7 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 		const owner = await resetTokenOwner(await getDb(), token)
 		const submission = parseWithZod(formData, {
 			// The same check as every other new password: the account's own name and address refused too.
-			schema: ResetSchema.superRefine(refuseWeakPassword('password', () => owner ?? {})),
+			schema: ResetSchema.superRefine(await refuseWeakPassword('password', () => owner ?? {})),
 		})
 		if (submission.status !== 'success') {
 			return data(
@@ -111,7 +111,7 @@ export async function claimAction(request: Request, handlers: ClaimHandlers) {
 	}
 	if (!(await isSetupTokenValid(db, token))) return data({ state: 'invalid' as ClaimState, result: null, message: null }, { status: 400 })
 	const submission = parseWithZod(formData, {
-		schema: SetupSchema.superRefine(refuseWeakPassword('password', (value) => value)),
+		schema: SetupSchema.superRefine(await refuseWeakPassword('password', (value) => value)),
 	})
 	if (submission.status !== 'success') {
 		return data(

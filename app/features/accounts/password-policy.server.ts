@@ -1,88 +1,17 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core'
-import { adjacencyGraphs, dictionary as common } from '@zxcvbn-ts/language-common'
-import { dictionary as french } from '@zxcvbn-ts/language-fr'
 import type { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/platform/password-limits.ts'
-import { getT } from '#app/platform/i18n.server.ts'
-
-/*
- * NIST SP 800-63B style: length matters, composition rules do not, and passwords that are known
- * to be common are refused. "Common" here: the widely leaked passwords list, and single French
- * words, with or without digits and symbols tacked on the end, plus trivial repetitions.
- */
-
-/** Lower case without accents, so that « Félicitations » meets the dictionary's « félicitations ». */
-function fold(text: string): string {
-	return text
-		.toLowerCase()
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-}
-
-// Built on the first password checked, not at start (tens of thousands of words).
-let lists: { commonPasswords: Set<string>; frenchWords: Set<string> } | undefined
-function wordLists() {
-	lists ??= {
-		commonPasswords: new Set((common['passwords-common'] as string[]).map(fold)),
-		frenchWords: new Set((french['commonWords-fr'] as string[]).map(fold)),
-	}
-	return lists
-}
-
-function stripDecorations(password: string): string {
-	return fold(password).replace(/^[\d\W_]+|[\d\W_]+$/g, '')
-}
-
-function isRepetitive(password: string): boolean {
-	if (new Set(password).size <= 3) return true
-	// A short motif repeated ("abcabcabcabc", "azerazerazer").
-	for (let size = 1; size <= password.length / 2; size++) {
-		const motif = password.slice(0, size)
-		if (motif.repeat(Math.ceil(password.length / size)).slice(0, password.length) === password) return true
-	}
-	return false
-}
-
-/*
- * zxcvbn estimates how many guesses a password takes, from dictionaries (common and French), keyboard
- * walks (azerty and qwerty), sequences, repeats and dates; below score 3 (about 10^8 guesses) it is
- * refused. The lists above stay: they catch decorated words that zxcvbn scores a little higher.
- */
-// Also built on the first password checked: ranking its dictionaries took a third of the server's
-// start-up (about 0.3 s of CPU), for a check that only sign-ups and password changes need.
-let zxcvbn: ZxcvbnFactory | undefined
-function estimator() {
-	zxcvbn ??= new ZxcvbnFactory({
-		dictionary: { ...common, ...french },
-		graphs: adjacencyGraphs,
-	})
-	return zxcvbn
-}
-
-/** Why this password is refused (in French), or null when it is acceptable. */
-export function passwordWeakness(password: string, context: { email?: string; name?: string } = {}): string | null {
-	const lower = password.toLowerCase()
-	const core = stripDecorations(password)
-	const { commonPasswords, frenchWords } = wordLists()
-	if (commonPasswords.has(lower) || commonPasswords.has(core) || frenchWords.has(core) || isRepetitive(lower)) {
-		return getT()('auth.password.common')
-	}
-	const local = context.email?.split('@')[0]?.toLowerCase()
-	const personal = [local, context.name].filter((word): word is string => Boolean(word))
-	if ((local && local.length >= 4 && lower.includes(local)) || (context.name && core === stripDecorations(context.name))) {
-		return getT()('auth.password.personal')
-	}
-	if (estimator().check(password, personal).score < 3) {
-		return getT()('auth.password.guessable')
-	}
-	return null
-}
 
 /**
  * The server's check of a new password, as a Zod refinement of a form's schema: the reason goes
  * next to the password field. `who` names the account (its address and name), when known.
+ *
+ * The check itself (password-strength.server.ts) is imported here, on the first password checked: its
+ * dictionaries (common passwords, French words: 1 MB of the server's code) are decompressed as their
+ * packages are evaluated, work that only sign-ups and password changes need, and that held up every
+ * start of the server before its first answer.
  */
-export function refuseWeakPassword<Value>(key: keyof Value & string, who: (value: Value) => { email?: string; name?: string }) {
+export async function refuseWeakPassword<Value>(key: keyof Value & string, who: (value: Value) => { email?: string; name?: string }) {
+	const { passwordWeakness } = await import('./password-strength.server.ts')
 	return (value: Value, ctx: z.RefinementCtx) => {
 		const password = String(value[key] ?? '')
 		// One message at a time: a password of the wrong length already has its own.

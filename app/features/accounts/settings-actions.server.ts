@@ -129,7 +129,9 @@ export async function settingsAction(request: Request, user: AuthUser, formData:
 		case 'change-password':
 		case 'set-password': {
 			const hide = ['currentPassword', 'newPassword', 'confirm']
-			const schema = (withPassword ? ChangePasswordSchema : SetPasswordSchema).superRefine(refuseWeakPassword('newPassword', () => user))
+			const schema = (withPassword ? ChangePasswordSchema : SetPasswordSchema).superRefine(
+				await refuseWeakPassword('newPassword', () => user),
+			)
 			const submission = parseWithZod(formData, { schema })
 			if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400 })
 			if (limited) return refuse(intent, submission, limited, hide)

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -253,13 +253,29 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
  */
 const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'max_connections=4']
 
+/** PGlite's engine and file bundle, compiled and read by the server while it loaded the build. */
+type PgliteAssets = Required<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>>
+let preparedAssets: Promise<PgliteAssets> | undefined
+
+/**
+ * Hands the next openPglite the engine the server has been preparing since it started
+ * (server/pglite-assets.ts), so that opening the database does not wait for PGlite to read and compile
+ * it only then. Taken once: the bundle is not held for the process's life. If its preparation
+ * failed, PGlite loads its files itself.
+ */
+export function usePgliteAssets(assets: Promise<PgliteAssets>) {
+	preparedAssets = assets
+}
+
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
 	const dir = path.join(dataDir, 'pglite')
 	fs.mkdirSync(dir, { recursive: true })
 	const release = await lockDataDir(dir)
 	let client: PGlite | undefined
 	try {
-		client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] })
+		const assets = await preparedAssets?.catch(() => undefined)
+		preparedAssets = undefined
+		client = await PGlite.create(dir, { ...assets, startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] })
 		const db = drizzlePglite(client, { schema, logger: nulGuard }) as unknown as Db
 		const folder = options.migrations === false ? undefined : (options.migrations ?? migrationsFolder())
 		if (folder && !(await migrationsUpToDate(folder, (text) => client!.query(text))))

@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
 	await requireAnonymous(request)
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, {
-		schema: SignUpSchema.superRefine(refuseWeakPassword('password', (value) => value)),
+		schema: SignUpSchema.superRefine(await refuseWeakPassword('password', (value) => value)),
 	})
 	// The town goes with the newsletter's record: read only when the newsletter is asked for.
 	const town = formData.get('newsletter') === 'on' ? readTownInput(formData) : ({ kind: 'empty' } as const)
