@@ -131,10 +131,10 @@ export { usePgliteAssets } from '#app/platform/db/client.server.ts'
 export { markDraining } from '#app/platform/readiness.server.ts'
 export { startBackground } from '#app/background.server.ts'
 // …and counts requests and tags their log lines with their id (server/observe.ts).
-export { recordRequest } from '#app/platform/metrics.server.ts'
+export { recordRequest, requestRecorder } from '#app/platform/metrics.server.ts'
 export { isAcceptableRequestId, newRequestId, runWithRequestId } from '#app/platform/request-context.server.ts'
 // …and counts page views of the public site once a response is finished (server/page-views.ts).
-export { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+export { countCachedView, countPageView, flushPageViews, pageViewSlot } from '#app/features/stats/count-page-view.server.ts'
 // …and writes a whole document as the bytes it already is (platform/document-body.server.ts).
 export { wholeDocumentOf } from '#app/platform/document-body.server.ts'
 // …and asks who sent a request before anything reads its body (server/body-gate.ts).

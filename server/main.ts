@@ -16,7 +16,7 @@ import { redactUrl } from '../app/platform/redact-url.ts'
 import { createBodyGate, withheldBodyRequest, type BodyGateHooks } from './body-gate.ts'
 import { limitBody } from './body-limit.ts'
 import { development } from './mode.ts'
-import { isAllowedMethod, isValidHost, refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
+import { isValidHost, refuse, refuseAbsurdPath, refuseMalformed } from './request-guard.ts'
 import { clientAddress, createProxyTrust } from './client-address.ts'
 import { respond } from './respond.ts'
 import { createObserver, type ObserveHooks } from './observe.ts'
@@ -185,25 +185,26 @@ const accessLogged = log.isLevelEnabled('info')
 /**
  * A page the anonymous cache holds, answered before anything else: the request id, the headers
  * prepared once per entry and the bytes in one write, then the metrics and the page view counted
- * from what is already known (its route, its type). No async context, no URL parsing, no listener.
- * Whatever the cache cannot answer at once (a miss, a cookie, a query) takes the full way below.
+ * in what was prepared once for that page (its recorders, its view counter). No async context, no
+ * URL parsing, no listener, nothing allocated for the counts. Whatever the cache cannot answer at
+ * once (a miss, a cookie, a query) takes the full way below. Its answer is handed to the connection
+ * whole at once: nothing of it is in flight for the shutdown to wait on.
  */
 function answerFromCache(req: http.IncomingMessage, res: http.ServerResponse, started: bigint): boolean {
 	// The same refusals as the full way (refuseMalformed), and none while stopping (Connection: close).
-	if (vite || stopping || !isAllowedMethod(req.method) || !isValidHost(req.headers.host)) return false
+	const method = req.method
+	if (vite || stopping || (method !== 'GET' && method !== 'HEAD') || !isValidHost(req.headers.host)) return false
 	const fromTrustedProxy = isTrustedProxy(req.socket.remoteAddress ?? '')
 	const reqId = site.observe.idOf(req, fromTrustedProxy)
-	const hit = site.pageCache.serveHit(req, res, reqId)
-	if (!hit) return false
+	const page = site.pageCache.serveHit(req, res, reqId)
+	if (!page) return false
+	const status = res.statusCode as 200 | 304
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9
-	site.observe.recordRoute(req, hit.status, hit.route, seconds)
-	countPageView?.count(req, hit.status, 'text/html')
+	site.observe.recordHit(page, page.route, method, status, seconds)
+	countPageView?.countHit(req, status, page, req.url!)
 	if (accessLogged) {
 		const ip = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
-		log.info(
-			{ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: hit.status, ms: Math.round(seconds * 1e4) / 10, ip },
-			'request',
-		)
+		log.info({ reqId, method, url: redactUrl(req.url ?? ''), status, ms: Math.round(seconds * 1e4) / 10, ip }, 'request')
 	}
 	return true
 }
@@ -211,6 +212,7 @@ function answerFromCache(req: http.IncomingMessage, res: http.ServerResponse, st
 function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	const started = process.hrtime.bigint()
 	if (answerFromCache(req, res, started)) return
+	track(res)
 	for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value)
 	// The app reads the client address from this header alone; a client never gets to set it.
 	const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy)
@@ -310,16 +312,19 @@ server.listen(env.PORT, env.HOST, () => {
  */
 const inFlight = new Set<http.ServerResponse>()
 let stopping = false
-// Beside the request handler, not in it: counts what is in flight, and asks the client of any answer
-// begun while stopping to open its next request elsewhere.
-server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+/**
+ * Counts an answer in flight until its connection is done with it, and asks the client of any answer
+ * begun while stopping to open its next request elsewhere (a cache hit is neither: see answerFromCache).
+ */
+function track(res: http.ServerResponse) {
 	inFlight.add(res)
-	if (stopping && !res.headersSent) res.setHeader('Connection', 'close')
-	res.once('close', () => {
-		inFlight.delete(res)
-		if (stopping && inFlight.size === 0) settled?.()
-	})
-})
+	if (stopping) res.setHeader('Connection', 'close')
+	res.on('close', untrack)
+}
+function untrack(this: http.ServerResponse) {
+	inFlight.delete(this)
+	if (stopping && inFlight.size === 0) settled?.()
+}
 let settled: (() => void) | undefined
 const isEventStream = (res: http.ServerResponse) => String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')
 

@@ -10,6 +10,7 @@ import { createRouteLookup } from './route-lookup.ts'
 
 export interface ObserveHooks {
 	recordRequest(route: string, method: string, status: number, seconds: number): void
+	requestRecorder(route: string, method: string, status: number): (seconds: number) => void
 	newRequestId(): string
 	isAcceptableRequestId(value: unknown): value is string
 	runWithRequestId<T>(requestId: string, run: () => T): T
@@ -34,6 +35,9 @@ export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
 		return fromTrustedProxy && hooks.isAcceptableRequestId(offered) ? offered : hooks.newRequestId()
 	}
 
+	// Per cached page, its recorders by method and status (forgotten with the page).
+	const hitRecorders = new WeakMap<object, Map<number, (seconds: number) => void>>()
+
 	return {
 		/**
 		 * Gives the request its id: a trusted proxy's own (to follow one request through both logs),
@@ -54,9 +58,23 @@ export function createObserver(build: ServerBuild, hooks: ObserveHooks) {
 			const method = METHODS.has(req.method ?? '') ? req.method! : 'OTHER'
 			hooks.recordRequest(route, method, status, seconds)
 		},
-		/** The same for an answer whose route is already known (a page cache hit). */
-		recordRoute(req: http.IncomingMessage, status: number, route: string, seconds: number) {
-			hooks.recordRequest(route, METHODS.has(req.method ?? '') ? req.method! : 'OTHER', status, seconds)
+		/**
+		 * The same for the answers of one cached page (a page cache hit: GET or HEAD, 200 or 304), with
+		 * the recorder of each made once for the page: a hit adds one to a number and observes its time.
+		 */
+		recordHit(page: object, route: string, method: 'GET' | 'HEAD', status: 200 | 304, seconds: number) {
+			let recorders = hitRecorders.get(page)
+			if (!recorders) {
+				recorders = new Map()
+				hitRecorders.set(page, recorders)
+			}
+			const key = method === 'GET' ? status : -status
+			let record = recorders.get(key)
+			if (!record) {
+				record = hooks.requestRecorder(route, method, status)
+				recorders.set(key, record)
+			}
+			record(seconds)
 		},
 		idOf,
 	}

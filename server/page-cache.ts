@@ -66,6 +66,15 @@ interface Entry {
 	storedAt: number
 }
 
+/**
+ * A page a hit was answered from (`serveHit`; its status is the response's): the same object for
+ * every hit on it until it is replaced, so that a caller can keep what it works out once per page.
+ */
+export interface CachedPage {
+	/** The route module that rendered it. */
+	readonly route: string
+}
+
 /** The name of the one per-request header of a hit, last in its list. */
 const REQUEST_ID_HEADER = 'X-Request-Id'
 
@@ -384,11 +393,11 @@ export function createPageCache(options: {
 		/**
 		 * A hit answered first, before anything else the server does per request: when a fresh entry
 		 * answers this request, its prepared header list (with `requestId`) and bytes are written in one
-		 * `writeHead` and one `end`, and the entry's route and the status are returned; else null, and
+		 * `writeHead` and one `end`, and the page is returned (the status is `res.statusCode`); else null, and
 		 * nothing was written. Nothing may have been set on `res` before (writeHead with a list is then
 		 * the plain, cheap path); the server's own headers are in the list.
 		 */
-		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): { route: string; status: number } | null {
+		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): CachedPage | null {
 			const entry = freshHit(req)
 			if (!entry) return null
 			const encoding = preferredEncoding(req.headers['accept-encoding'])
@@ -399,7 +408,7 @@ export function createPageCache(options: {
 			list[list.length - 1] = requestId
 			res.writeHead(notModified ? 304 : 200, list)
 			res.end(notModified || req.method === 'HEAD' ? undefined : entry.bodies[encoding])
-			return { route: entry.route, status: notModified ? 304 : 200 }
+			return entry
 		},
 		/**
 		 * Answers the request from the cache (rendering the page once if needed) and returns true, or

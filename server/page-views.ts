@@ -18,6 +18,15 @@ export interface PageViewHook {
 		cookie?: string
 	}): Promise<void>
 	flushPageViews(): Promise<void>
+	/** The counter of a cached page's views (asked once per page): null if not counted, undefined if not ready yet. */
+	pageViewSlot(url: string): PageSlot | null | undefined
+	/** One GET of a cached page answered 200 or 304: counted in its slot if it is a view. */
+	countCachedView(slot: PageSlot, headers: http.IncomingHttpHeaders): void
+}
+
+/** A page's view counter, opaque here (app/features/stats/page-views.server.ts). */
+export interface PageSlot {
+	readonly path: string
 }
 
 const HEADERS = [
@@ -33,6 +42,8 @@ const HEADERS = [
 ] as const
 
 export function createPageViewCounting(hook: PageViewHook, onError: (error: unknown) => void) {
+	// Each cached page's slot (null: its views are not counted), for as long as the page is cached.
+	const slots = new WeakMap<object, PageSlot | null>()
 	const count = (req: http.IncomingMessage, status: number, contentType: string | undefined) => {
 		const headers: Record<string, string | undefined> = {}
 		for (const name of HEADERS) {
@@ -52,9 +63,19 @@ export function createPageViewCounting(hook: PageViewHook, onError: (error: unkn
 				count(req, res.statusCode, typeof type === 'string' ? type : undefined)
 			})
 		},
-		/** Counts a response already handed to the connection whole, whose status and type are known (a page cache hit). */
-		count(req: http.IncomingMessage, status: number, contentType: string) {
-			if (req.method === 'GET') count(req, status, contentType)
+		/**
+		 * Counts a GET answered whole from the anonymous cache (an HTML page, 200 or 304, no cookie):
+		 * in the page's slot, looked up once per cached page, with nothing made per request.
+		 */
+		countHit(req: http.IncomingMessage, status: number, page: object, url: string) {
+			if (req.method !== 'GET') return
+			let slot = slots.get(page)
+			if (slot === undefined) {
+				slot = hook.pageViewSlot(url)
+				if (slot === undefined) return count(req, status, 'text/html')
+				slots.set(page, slot)
+			}
+			if (slot !== null) hook.countCachedView(slot, req.headers)
 		},
 	}
 }

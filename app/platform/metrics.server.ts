@@ -37,13 +37,23 @@ function createMetrics() {
 		registers,
 	})
 	for (const result of ['sent', 'failed']) mails.inc({ result }, 0)
+	// Requests are counted in plain numbers (`requestSeries`) and added to the counter when it is read.
+	const requestSeries = new Map<string, RequestSeries>()
 	return {
 		registry,
+		requestSeries,
 		requests: new Counter({
 			name: 'band_http_requests_total',
 			help: 'HTTP responses by route, method and status.',
 			labelNames: ['route', 'method', 'status'] as const,
 			registers,
+			collect() {
+				for (const series of requestSeries.values())
+					if (series.pending > 0) {
+						this.inc(series.labels, series.pending)
+						series.pending = 0
+					}
+			},
 		}),
 		latency: new Histogram({
 			name: 'band_http_request_duration_seconds',
@@ -79,25 +89,45 @@ const metrics = (holder[KEY] ??= createMetrics())
 
 /** Counts one answered request. */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
-	const key = `${route} ${method} ${status}`
-	let series = requestSeries.get(key)
-	if (!series) {
-		series = { count: metrics.requests.labels({ route, method, status }), latency: metrics.latency.labels({ route }) }
-		requestSeries.set(key, series)
-	}
-	series.count.inc()
+	const series = seriesOf(route, method, status)
+	series.pending += 1
 	series.latency.observe(seconds)
 }
 
 /**
- * Each (route, method, status)'s series, looked up once: prom-client finds a series by hashing its
+ * The recorder of one (route, method, status), for a caller that answers many of the same (the
+ * server, per page of its anonymous cache): a call per request adds one to a plain number (the
+ * counter reads it when scraped) and observes the duration.
+ */
+export function requestRecorder(route: string, method: string, status: number): (seconds: number) => void {
+	const series = seriesOf(route, method, status)
+	return (seconds) => {
+		series.pending += 1
+		series.latency.observe(seconds)
+	}
+}
+
+/**
+ * Each (route, method, status)'s series, made once: prom-client finds a series by hashing its
  * labels on every call otherwise, a good part of what a cached page costs. Routes are a bounded
  * set, statuses and methods too, so this stays small.
  */
-const requestSeries = new Map<
-	string,
-	{ count: ReturnType<typeof metrics.requests.labels>; latency: ReturnType<typeof metrics.latency.labels> }
->()
+interface RequestSeries {
+	labels: { route: string; method: string; status: number }
+	/** Requests not yet added to the counter (it adds them when read). */
+	pending: number
+	latency: { observe(seconds: number): void }
+}
+
+function seriesOf(route: string, method: string, status: number): RequestSeries {
+	const key = `${route} ${method} ${status}`
+	let series = metrics.requestSeries.get(key)
+	if (!series) {
+		series = { labels: { route, method, status }, pending: 0, latency: metrics.latency.labels({ route }) }
+		metrics.requestSeries.set(key, series)
+	}
+	return series
+}
 
 /** Counts one mail handed to the relay, or given up on (the outbox worker calls it). */
 export function recordMail(result: 'sent' | 'failed'): void {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { countPageView, flushPageViews } from '#app/features/stats/count-page-view.server.ts'
+import { countCachedView, countPageView, flushPageViews, pageViewSlot } from '#app/features/stats/count-page-view.server.ts'
 import { parisDay } from '#app/platform/time-zone.ts'
 import { OTHER_SOURCES, SOURCES_PER_DAY } from '#app/features/stats/page-views.server.ts'
 import { STATS_TOPIC } from '#app/features/stats/topics.ts'
@@ -67,6 +67,35 @@ type Results = {
 }[]
 
 describe(`audience figures on ${kind}`, () => {
+	it('counts the views of a page from the anonymous cache in its slot, with the same rules, written with the others', async () => {
+		await view('/', { referer: 'https://www.google.fr/' }) // opens the counter
+		await flushPageViews()
+		await db().delete(pageViewDaily)
+		const slot = pageViewSlot('/contact')!
+		expect(slot).toMatchObject({ path: '/contact' })
+		expect(pageViewSlot('/dashboard')).toBeNull()
+		const browser = { accept: 'text/html', 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'user-agent': FIREFOX }
+		for (let i = 0; i < 5; i++) countCachedView(slot, browser)
+		countCachedView(slot, { ...browser, referer: 'http://localhost:3000/events' }) // the site's own page
+		countCachedView(slot, { ...browser, referer: 'https://www.google.fr/' })
+		// Left out: a bot, a prefetch, a fetch() from a script.
+		countCachedView(slot, { ...browser, 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
+		countCachedView(slot, { ...browser, 'sec-purpose': 'prefetch' })
+		countCachedView(slot, { ...browser, 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' })
+		await view('/contact')
+		await flushPageViews()
+		const rows = await db().select().from(pageViewDaily)
+		const today = parisDay()
+		expect(rows).toEqual(
+			expect.arrayContaining([
+				{ day: today, path: '/contact', referrer: '', utmSource: '', views: 7 },
+				{ day: today, path: '/contact', referrer: 'google.fr', utmSource: '', views: 1 },
+			]),
+		)
+		expect(rows).toHaveLength(2)
+		await db().delete(pageViewDaily)
+	})
+
 	it('counts views of public pages in memory and writes them per day, page, referring domain and UTM source', async () => {
 		const adminCookie = await person('admin')
 		const memberCookie = await person('user')

@@ -1,7 +1,7 @@
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
-import { pageViewOf, type RequestFacts } from './page-view-rules.ts'
-import { PageViewCounter } from './page-views.server.ts'
+import { cachedPagePath, isCachedPageView, pageViewOf, referringDomain, type RequestFacts } from './page-view-rules.ts'
+import { PageViewCounter, type PageSlot } from './page-views.server.ts'
 
 /*
  * The hook the HTTP server calls once a response is finished (server/page-views.ts), for every
@@ -40,6 +40,44 @@ async function countSlowly(facts: RequestFacts & { cookie?: string }): Promise<v
 		if (user?.role === 'admin') return
 	}
 	current.record(view)
+}
+
+/**
+ * The slot a page of the anonymous cache (a path without a query, answered as HTML) counts its
+ * views in, asked once per cached page: null when its views are not counted, undefined while the
+ * counter is not open yet (ask again later).
+ */
+export function pageViewSlot(url: string): PageSlot | null | undefined {
+	if (!counter) {
+		void getCounter()
+		return undefined
+	}
+	const path = cachedPagePath(url)
+	return path === null ? null : counter.slot(path)
+}
+
+/**
+ * A GET answered 200 or 304 from the anonymous cache (no cookie: never an admin's), counted if it is
+ * a view (the rules of pageViewOf): one added to the page's slot, or, from another site, a view
+ * with its referring site.
+ */
+export function countCachedView(slot: PageSlot, headers: RequestFacts['headers']): void {
+	if (!isCachedPageView(headers)) return
+	const referrer = headers.referer === undefined ? '' : domainOf(headers.referer)
+	if (referrer === '') counter!.count(slot)
+	else counter!.record({ path: slot.path, referrer, utmSource: '' })
+}
+
+/** referringDomain per Referer, kept: a site's own pages are most of them. Bounded (emptied when full). */
+const domains = new Map<string, string>()
+function domainOf(referer: string): string {
+	let domain = domains.get(referer)
+	if (domain === undefined) {
+		domain = referringDomain(referer, siteHost!)
+		if (domains.size >= 1_000) domains.clear()
+		domains.set(referer, domain)
+	}
+	return domain
 }
 
 /** Writes the buffered counts (at shutdown). */

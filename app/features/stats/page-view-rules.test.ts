@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageViewOf, referringDomain, utmSourceOf, type RequestFacts } from './page-view-rules.ts'
+import { cachedPagePath, isCachedPageView, pageViewOf, referringDomain, utmSourceOf, type RequestFacts } from './page-view-rules.ts'
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
 const SITE = 'groupe.example'
@@ -78,5 +78,45 @@ describe('what counts as a page view', () => {
 		expect(utmSourceOf('Newsletter_Mars')).toBe('newsletter_mars')
 		expect(utmSourceOf('<script>')).toBe('')
 		expect(utmSourceOf('a'.repeat(500))).toHaveLength(50)
+	})
+})
+
+describe('a view of a page from the anonymous cache', () => {
+	// The header sets a cached page is asked with, each judged by both ways: they must agree.
+	const headerSets: RequestFacts['headers'][] = [
+		{},
+		{ 'user-agent': undefined },
+		{ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+		{ 'sec-purpose': 'prefetch;prerender' },
+		{ purpose: 'prefetch' },
+		{ 'x-moz': 'prefetch' },
+		{ 'sec-purpose': 'something-else' },
+		{ 'sec-fetch-dest': 'iframe' },
+		{ 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+		{ 'sec-fetch-mode': 'no-cors' },
+		{ 'sec-fetch-dest': undefined, accept: '*/*' },
+		{ 'sec-fetch-dest': undefined, accept: 'text/html' },
+		{ 'sec-fetch-dest': undefined, accept: undefined },
+		{ referer: 'https://www.instagram.com/p/1' },
+	]
+
+	it('is counted by the same rules as any other answer', () => {
+		for (const url of ['/', '/events', '/events/abc123/', '/contact']) {
+			const path = cachedPagePath(url)
+			for (const headers of headerSets) {
+				const full = pageViewOf(facts({ url }, headers), SITE)
+				const cached = path !== null && isCachedPageView(facts({ url }, headers).headers)
+				expect({ url, headers, counted: cached }).toEqual({ url, headers, counted: full !== null })
+				if (full) expect(full.path).toBe(path)
+			}
+		}
+	})
+
+	it('is not counted on a private area, a data request, a query or an over-long path', () => {
+		expect(cachedPagePath('/dashboard')).toBeNull()
+		expect(cachedPagePath('/events.data')).toBeNull()
+		expect(cachedPagePath('/events?utm_source=x')).toBeNull()
+		expect(cachedPagePath(`/${'a'.repeat(250)}`)).toBeNull()
+		expect(cachedPagePath('/events/')).toBe('/events')
 	})
 })

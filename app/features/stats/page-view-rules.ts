@@ -68,10 +68,7 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	if (facts.method !== 'GET') return null
 	if (facts.status !== 200 && facts.status !== 304) return null
 	const { headers } = facts
-	const userAgent = headers['user-agent']
-	if (!userAgent || isBot(userAgent)) return null
-	// Prefetches and prerenders are not views.
-	if (/prefetch|prerender/i.test(`${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-moz'] ?? ''}`)) return null
+	if (!isPersonsRequest(headers)) return null
 
 	let url: URL
 	try {
@@ -79,27 +76,69 @@ export function pageViewOf(facts: RequestFacts, siteHost: string): ViewedPage | 
 	} catch {
 		return null
 	}
-	const dest = headers['sec-fetch-dest']
-	const mode = headers['sec-fetch-mode']
 	let path = url.pathname
 	if (path.endsWith('.data')) {
 		// A client-side navigation: the page's own script, from the site itself (never another site's fetch()).
-		if (headers['sec-fetch-site'] !== 'same-origin' || mode !== 'cors' || dest !== 'empty') return null
+		if (headers['sec-fetch-site'] !== 'same-origin' || headers['sec-fetch-mode'] !== 'cors' || headers['sec-fetch-dest'] !== 'empty')
+			return null
 		path = path === '/_root.data' ? '/' : path.slice(0, -'.data'.length)
 	} else {
-		// A person's navigation to a document: the browser says so (Sec-Fetch-Mode and Sec-Fetch-Dest,
-		// sent by every current browser to a secure or local site), or, where they are not sent (older
-		// browsers, a plain-http site), an HTML answer to a request that accepts HTML. A fetch() or an
-		// iframe with a browser's user agent is not a view.
-		if (dest !== undefined && dest !== 'document') return null
-		if (mode !== undefined && mode !== 'navigate') return null
-		if (dest === undefined && !headers.accept?.includes('text/html')) return null
+		if (!isDocumentNavigation(headers)) return null
 		// Not a page when the answer says it is something else (a header passed to writeHead() alone is not readable: then the request decides).
 		if (facts.contentType !== undefined && !facts.contentType.startsWith('text/html')) return null
 	}
-	if (path.length > 1) path = path.replace(/\/+$/, '')
-	if (!isPublicPath(path) || path.length > PATH_MAX) return null
-	return { path, referrer: referringDomain(headers.referer, siteHost), utmSource: utmSourceOf(url.searchParams.get('utm_source')) }
+	const counted = countedPath(path)
+	if (counted === null) return null
+	return { path: counted, referrer: referringDomain(headers.referer, siteHost), utmSource: utmSourceOf(url.searchParams.get('utm_source')) }
+}
+
+/** A person's browser, not a bot, and not a prefetch or a prerender (which are not views). */
+function isPersonsRequest(headers: RequestFacts['headers']): boolean {
+	const userAgent = headers['user-agent']
+	if (!userAgent || isBot(userAgent)) return false
+	const { 'sec-purpose': secPurpose, purpose, 'x-moz': xMoz } = headers
+	if (secPurpose === undefined && purpose === undefined && xMoz === undefined) return true
+	return !/prefetch|prerender/i.test(`${secPurpose ?? ''} ${purpose ?? ''} ${xMoz ?? ''}`)
+}
+
+/**
+ * A person's navigation to a document: the browser says so (Sec-Fetch-Mode and Sec-Fetch-Dest, sent
+ * by every current browser to a secure or local site), or, where they are not sent (older browsers,
+ * a plain-http site), a request that accepts HTML. A fetch() or an iframe with a browser's user agent
+ * is not a view.
+ */
+function isDocumentNavigation(headers: RequestFacts['headers']): boolean {
+	const dest = headers['sec-fetch-dest']
+	const mode = headers['sec-fetch-mode']
+	if (dest !== undefined && dest !== 'document') return false
+	if (mode !== undefined && mode !== 'navigate') return false
+	if (dest === undefined && !headers.accept?.includes('text/html')) return false
+	return true
+}
+
+/** The path a view of this request path is counted under (no trailing slash), or null when it is not a public page. */
+function countedPath(pathname: string): string | null {
+	const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+	return isPublicPath(path) && path.length <= PATH_MAX ? path : null
+}
+
+/**
+ * The page a document answered as HTML to a GET of `url` (a path without a query: a page the
+ * anonymous cache holds) is counted under, worked out once per page; null when its views are not
+ * counted. Which requests for it are views: `isCachedPageView`.
+ */
+export function cachedPagePath(url: string): string | null {
+	const parsed = URL.parse(url, 'http://site.invalid')
+	if (!parsed || parsed.search !== '' || parsed.pathname.endsWith('.data')) return null
+	return countedPath(parsed.pathname)
+}
+
+/**
+ * Whether a GET answered 200 or 304 with an HTML page from `cachedPagePath` is a view: the same
+ * rules as pageViewOf, where the path, the status and the type are already known.
+ */
+export function isCachedPageView(headers: RequestFacts['headers']): boolean {
+	return isPersonsRequest(headers) && isDocumentNavigation(headers)
 }
 
 /** The referring site's domain without « www. », or '' (none, our own site, or unreadable). */

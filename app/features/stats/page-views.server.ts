@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { pageViewDaily } from '#app/platform/db/schema.ts'
 import type { Realtime } from '#app/platform/realtime.server.ts'
-import { parisDay } from '#app/platform/time-zone.ts'
+import { addDays, parisDay, parisWallClockToInstant } from '#app/platform/time-zone.ts'
 import type { ViewedPage } from './page-view-rules.ts'
 import { STATS_TOPIC } from './topics.ts'
 
@@ -25,15 +25,28 @@ export const OTHER_SOURCES = '*'
 type Row = { day: string; path: string; referrer: string; utmSource: string; views: number }
 
 /**
+ * One page's views from no other site and without a UTM source (most of them), counted by adding
+ * one to `views`: no key, no lookup, no clock per view (`PageViewCounter.slot`).
+ */
+export interface PageSlot {
+	readonly path: string
+	views: number
+}
+
+/**
  * Page views are counted in memory and written in batches (one upsert per flush), so that counting
  * costs a request nothing but a map update. A crash loses at most the last few seconds of counts.
  */
 export class PageViewCounter {
 	private buffer = new Map<string, { day: string; view: ViewedPage; views: number }>()
+	/** Each page's slot (bounded by the pages the anonymous cache holds: public pages that exist). */
+	private slots = new Map<string, PageSlot>()
+	/** Whether a slot was counted since the last flush (then the flush timer runs). */
+	private slotsCounted = false
 	private timer: NodeJS.Timeout | undefined
 	private flushing: Promise<void> = Promise.resolve()
-	/** The Paris day of the last second seen: working it out is most of what counting a view costs. */
-	private lastDay = { second: Number.NaN, day: '' }
+	/** The Paris day of the last second seen (working it out is most of what counting a view costs), and when it ends. */
+	private lastDay = { second: Number.NaN, day: '', endsAt: Number.NaN }
 
 	constructor(
 		private readonly db: Db,
@@ -41,22 +54,64 @@ export class PageViewCounter {
 	) {}
 
 	record(view: ViewedPage): void {
-		const day = this.dayOf(this.options.now?.().getTime() ?? Date.now())
+		this.add(this.dayOf(this.clock()), view, 1)
+		if (this.buffer.size >= FLUSH_AT_ROWS) void this.flush()
+		else this.arm()
+	}
+
+	/**
+	 * The slot of `path`'s views from no other site and without a UTM source, for a caller that
+	 * counts many of them (the server, per page of its anonymous cache): `count(slot)` per view.
+	 */
+	slot(path: string): PageSlot {
+		let slot = this.slots.get(path)
+		if (!slot) {
+			slot = { path, views: 0 }
+			this.slots.set(path, slot)
+		}
+		return slot
+	}
+
+	/** One view of a slot's page: an addition; the write (and the day it goes to) is the flush's. */
+	count(slot: PageSlot): void {
+		slot.views += 1
+		if (!this.slotsCounted) {
+			this.slotsCounted = true
+			this.arm()
+		}
+	}
+
+	private clock(): number {
+		return this.options.now?.().getTime() ?? Date.now()
+	}
+
+	private add(day: string, view: ViewedPage, views: number) {
 		const key = `${day}\u0000${view.path}\u0000${view.referrer}\u0000${view.utmSource}`
 		const entry = this.buffer.get(key)
-		if (entry) entry.views += 1
-		else this.buffer.set(key, { day, view, views: 1 })
-		if (this.buffer.size >= FLUSH_AT_ROWS) void this.flush()
-		else if (!this.timer) {
-			this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS)
-			this.timer.unref()
-		}
+		if (entry) entry.views += views
+		else this.buffer.set(key, { day, view, views })
+	}
+
+	/**
+	 * The flush timer, if not running: in FLUSH_EVERY_MS, or at the next Paris midnight if sooner, so
+	 * that the slots' views, which carry no day, are written under the day they were counted on.
+	 */
+	private arm() {
+		if (this.timer) return
+		const now = this.clock()
+		this.dayOf(now)
+		this.timer = setTimeout(() => void this.flush(), Math.max(0, Math.min(FLUSH_EVERY_MS, this.lastDay.endsAt - now)))
+		this.timer.unref()
 	}
 
 	/** The Paris day at `ms`, worked out once per second (Paris's days begin on a whole second). */
 	private dayOf(ms: number): string {
 		const second = Math.floor(ms / 1000)
-		if (second !== this.lastDay.second) this.lastDay = { second, day: parisDay(ms) }
+		if (second !== this.lastDay.second) {
+			const day = parisDay(ms)
+			const endsAt = this.lastDay.day === day ? this.lastDay.endsAt : parisWallClockToInstant(`${addDays(day, 1)}T00:00`)!.getTime()
+			this.lastDay = { second, day, endsAt }
+		}
 		return this.lastDay.day
 	}
 
@@ -64,6 +119,16 @@ export class PageViewCounter {
 	flush(): Promise<void> {
 		if (this.timer) clearTimeout(this.timer)
 		this.timer = undefined
+		if (this.slotsCounted) {
+			// The slots' views are the current day's: a flush comes at least at each midnight (arm).
+			this.slotsCounted = false
+			const day = this.dayOf(this.clock())
+			for (const slot of this.slots.values())
+				if (slot.views > 0) {
+					this.add(day, { path: slot.path, referrer: '', utmSource: '' }, slot.views)
+					slot.views = 0
+				}
+		}
 		const batch = [...this.buffer.values()]
 		this.buffer.clear()
 		if (batch.length === 0) return this.flushing
@@ -105,6 +170,8 @@ export class PageViewCounter {
 	private async capSources(db: Db, day: string, rows: Row[]): Promise<Row[]> {
 		let result = rows
 		for (const column of ['referrer', 'utmSource'] as const) {
+			// No new source in this batch: the day's sources are as capped as the last write left them.
+			if (!rows.some((row) => row.day === day && row[column] !== '' && row[column] !== OTHER_SOURCES)) continue
 			const stored = await db
 				.select({ source: pageViewDaily[column], views: sql<number>`sum(${pageViewDaily.views})::int` })
 				.from(pageViewDaily)
