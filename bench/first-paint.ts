@@ -30,6 +30,7 @@ import lighthouse from 'lighthouse'
 import type { TraceEvent } from 'lighthouse/types/artifacts.js'
 import { stop } from './processes.ts'
 import {
+	FLOOR_HTML,
 	TMP,
 	buildSite,
 	machineLine,
@@ -54,7 +55,6 @@ const PAGES = (process.env.PAGES ?? '/,/events,event,/redeem,/contact').split(',
  * What it scores is what the machine allows at that moment: no page can do better.
  */
 const FLOOR = process.env.FLOOR !== '0'
-const FLOOR_HTML = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plancher</title></head><body><h1>Le plancher</h1><p>Une page sans feuille de style, sans police et sans script, pour savoir ce que la machine permet en ce moment.</p></body></html>\n`
 const started = new Date()
 const log = makeLog('first paint', started.getTime())
 

@@ -25,6 +25,7 @@ import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { stop } from './processes.ts'
 import {
+	FLOOR_HTML,
 	TMP,
 	buildSite,
 	machineLine,
@@ -42,7 +43,6 @@ const BUILDS = (process.env.BUILDS ?? process.env.BUILD_DIR ?? 'build-bench-pain
 const RUNS = Number(process.env.RUNS ?? 5)
 const PAGES = (process.env.PAGES ?? '/,/events,event,/redeem,/contact').split(',').filter(Boolean)
 const SHOTS = process.env.SHOTS === '1'
-const FLOOR_HTML = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plancher</title></head><body><h1>Le plancher</h1><p>Une page sans feuille de style, sans police et sans script, pour savoir ce que la machine permet en ce moment.</p></body></html>\n`
 const FLOOR = 'floor'
 const CATEGORIES = [
 	'toplevel',

@@ -493,3 +493,6 @@ export function machineLine(): string {
 		.map((n) => n.toFixed(1))
 		.join(' / ')} (1 / 5 / 15 min)`
 }
+
+/** The floor of the paint benches: a page with no stylesheet, font or script, what the machine allows right now. */
+export const FLOOR_HTML = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plancher</title></head><body><h1>Le plancher</h1><p>Une page sans feuille de style, sans police et sans script, pour savoir ce que la machine permet en ce moment.</p></body></html>\n`
