@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import { getSessionUser } from '#app/features/accounts/session.server.ts'
 import { getPlatform } from '#app/platform/platform.server.ts'
 import { cachedPagePath, isCachedPageView, pageViewOf, referringDomain, type RequestFacts } from './page-view-rules.ts'
@@ -68,13 +69,12 @@ export function countCachedView(slot: PageSlot, headers: RequestFacts['headers']
 	else counter!.record({ path: slot.path, referrer, utmSource: '' })
 }
 
-/** referringDomain per Referer, kept: a site's own pages are most of them. Bounded (emptied when full). */
-const domains = new Map<string, string>()
+/** referringDomain per Referer, kept: a site's own pages are most of them. */
+const domains = new LRUCache<string, string>({ max: 1_000 })
 function domainOf(referer: string): string {
 	let domain = domains.get(referer)
 	if (domain === undefined) {
 		domain = referringDomain(referer, siteHost!)
-		if (domains.size >= 1_000) domains.clear()
 		domains.set(referer, domain)
 	}
 	return domain
