@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import zlib from 'node:zlib'
+import { LRUCache } from 'lru-cache'
 
 export type Encoding = 'br' | 'gzip' | 'identity'
 
@@ -18,13 +19,11 @@ export function preferredEncoding(acceptEncoding: string | string[] | undefined)
 	const known = chosen.get(header)
 	if (known) return known
 	const encoding = parseAcceptEncoding(header)
-	if (chosen.size >= CHOSEN_MAX) chosen.clear()
 	chosen.set(header, encoding)
 	return encoding
 }
 
-const chosen = new Map<string, Encoding>()
-const CHOSEN_MAX = 256
+const chosen = new LRUCache<string, Encoding>({ max: 256 })
 
 function parseAcceptEncoding(header: string): Encoding {
 	const weights = new Map<string, number>()

@@ -1,4 +1,5 @@
 import { isbot } from 'isbot'
+import { LRUCache } from 'lru-cache'
 
 /*
  * Which requests are page views, and what is kept of them: the page's path, the referring site's
@@ -32,14 +33,13 @@ export interface RequestFacts {
 
 /**
  * isbot's verdict per user agent, kept: its pattern is long, and a site sees a few hundred distinct
- * user agents an hour, each on many requests. Bounded (emptied when full).
+ * user agents an hour, each on many requests. Bounded: the least recently seen go first.
  */
-const botVerdicts = new Map<string, boolean>()
+const botVerdicts = new LRUCache<string, boolean>({ max: 1_000 })
 function isBot(userAgent: string): boolean {
 	let verdict = botVerdicts.get(userAgent)
 	if (verdict === undefined) {
 		verdict = isbot(userAgent)
-		if (botVerdicts.size >= 1_000) botVerdicts.clear()
 		botVerdicts.set(userAgent, verdict)
 	}
 	return verdict
