@@ -4,6 +4,8 @@
  *   node_modules/.bin/node bench/compare.ts <build A> <build B> [path]    (default /dashboard, signed in)
  *   ANONYMOUS=1 …                                                          (no session cookie)
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 …                                      (the defaults)
+ *   SEEDED_DIR=<folder> …                                                  (seeded once, copied at each run)
+ *   NODE_ARGS_B='--single-threaded-gc' …                                   (Node's options for B's server, or A's: NODE_ARGS_A)
  *
  * A virtual machine's speed can drift by a third within a minute: two runs of bench/dashboard.ts
  * taken apart cannot tell a change of 10 %. Here both builds serve copies of one data folder
@@ -35,11 +37,18 @@ await runBench(async () => {
 		if (!fs.existsSync(path.join(build, 'server', 'index.js')))
 			throw new Error(`${build} holds no build (BUILD_DIR=${build} npm run build)`)
 
-	const seeded = tempDir('band-bench-compare-')
 	const email = 'bench-admin@example.test'
-	const password = randomBytes(12).toString('base64url')
-	log('seeding the demo events and an admin account')
-	seedDemo({ buildDir: buildB, dataDir: seeded }, ['--admin', `${email}:${password}`])
+	// SEEDED_DIR=<folder>: seed it once and copy it at each run after (the admin's password beside it).
+	const kept = process.env.SEEDED_DIR ? path.resolve(process.env.SEEDED_DIR) : undefined
+	const passwordFile = kept && `${kept}.password`
+	const reuse = passwordFile !== undefined && fs.existsSync(passwordFile)
+	const seeded = kept ?? tempDir('band-bench-compare-')
+	const password = reuse ? fs.readFileSync(passwordFile, 'utf8') : randomBytes(12).toString('base64url')
+	if (!reuse) {
+		log('seeding the demo events and an admin account')
+		seedDemo({ buildDir: buildB, dataDir: seeded }, ['--admin', `${email}:${password}`])
+		if (passwordFile) fs.writeFileSync(passwordFile, password)
+	}
 
 	const targets: (Target & { child: Awaited<ReturnType<typeof startSite>>['child'] })[] = []
 	for (const [name, buildDir] of [
@@ -48,7 +57,8 @@ await runBench(async () => {
 	] as const) {
 		const dataDir = tempDir(`band-bench-compare-${name}-`)
 		fs.cpSync(seeded, dataDir, { recursive: true })
-		const site = await startSite(`compare-${name}`, { buildDir, dataDir })
+		const nodeArgs = (process.env[`NODE_ARGS_${name}`] ?? '').split(/\s+/).filter(Boolean)
+		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs })
 		const cookie = anonymous ? undefined : await signIn(site.origin, email, password)
 		const target = { name, url: site.origin + page, pids: [site.pid], headers: cookie ? { cookie } : undefined, child: site.child }
 		const check = await fetch(target.url, { headers: target.headers, redirect: 'manual' })

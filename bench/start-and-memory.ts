@@ -5,6 +5,9 @@
  *   node_modules/.bin/node bench/start-and-memory.ts --no-build  (an existing build)
  *   BASELINE_ROOT=<a checkout of another commit, built> …        (the same figures for it, in the same run)
  *   ONLY=start|idle|rss, STARTS=5, IDLE_SECONDS=30, LOAD_SECONDS=30: parts and lengths
+ *   RSS_ENCODING=br …                                            (the signed-in load asks for br (or gzip), as a browser)
+ *   RSS_DEFAULT_YOUNG=0 …                                        (without the run on V8's default young generation)
+ *   RSS_NODE_ARGS='--heap-growing-percent=30|--max-semi-space-size=4'   (this commit again per variant, Node's options)
  *
  * - Cold start: spawn of `node server/index.ts` (NODE_ENV=production) to the first 200 on `/`, and the
  *   CPU the process spent by then (/proc), STARTS times per case, median; on a fresh data folder (or
@@ -44,6 +47,7 @@ const STARTS = Number(process.env.STARTS ?? 5)
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 30)
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 30)
 const ONLY = process.env.ONLY
+const RSS_ENCODING = process.env.RSS_ENCODING
 const log = makeLog('start-and-memory bench')
 
 /** A code under test: a checkout (its server/ and its build). */
@@ -53,6 +57,8 @@ interface Code {
 	buildDir: string
 	/** Added to the server's environment. */
 	env?: NodeJS.ProcessEnv
+	/** Node's own options, before server/index.ts (its re-exec keeps them). */
+	nodeArgs?: string[]
 }
 type Db = 'pglite' | 'postgres'
 
@@ -62,7 +68,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function coldStart(code: Code, dataDir: string, databaseUrl: string | undefined, name: string) {
 	const port = await freePort()
 	const spawnedAt = performance.now()
-	const child = start(nodeBin, [path.join(code.root, 'server/index.ts')], {
+	const child = start(nodeBin, [...(code.nodeArgs ?? []), path.join(code.root, 'server/index.ts')], {
 		cwd: code.root,
 		env: { ...siteEnv({ buildDir: code.buildDir, dataDir, port, databaseUrl }), SHUTDOWN_GRACE_SECONDS: '0', ...code.env },
 		logFile: path.join(TMP, `${name}.log`),
@@ -165,7 +171,7 @@ async function signedInMemory(codes: Code[]): Promise<string[]> {
 				url: run.origin + pathname,
 				connections: 25,
 				duration: LOAD_SECONDS,
-				headers: { cookie },
+				headers: { cookie, ...(RSS_ENCODING ? { 'accept-encoding': RSS_ENCODING } : {}) },
 			} as never) as unknown as Promise<{
 				requests: { total: number }
 				non2xx: number
@@ -220,8 +226,18 @@ await runBench(async () => {
 			buildDir: BUILD_DIR,
 			env: { NODE_OPTIONS: `--max-semi-space-size=${mb}` },
 		}))
-		const rows = await signedInMemory([...codes, uncapped, ...capped])
-		report.push(`## Signed-in load on PGlite, ${LOAD_SECONDS} s, 50 connections; ${machineLine()}`, '')
+		// RSS_NODE_ARGS='--heap-growing-percent=30|…': this commit again with each set of Node's options.
+		const variants = (process.env.RSS_NODE_ARGS ?? '')
+			.split('|')
+			.filter(Boolean)
+			.map((args) => ({ name: `this commit, ${args}`, root: ROOT, buildDir: BUILD_DIR, nodeArgs: args.split(/\s+/) }))
+		// RSS_DEFAULT_YOUNG=0: without the uncapped run.
+		const defaultYoung = process.env.RSS_DEFAULT_YOUNG === '0' ? [] : [uncapped]
+		const rows = await signedInMemory([...codes, ...defaultYoung, ...capped, ...variants])
+		report.push(
+			`## Signed-in load on PGlite, ${LOAD_SECONDS} s, 50 connections${RSS_ENCODING ? `, Accept-Encoding: ${RSS_ENCODING}` : ''}; ${machineLine()}`,
+			'',
+		)
 		report.push(
 			'| code | RSS at rest MB | peak MB | growth | at the end | 5 s later | requests |',
 			'| --- | --- | --- | --- | --- | --- | --- |',

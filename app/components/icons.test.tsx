@@ -1,6 +1,8 @@
+import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
+import * as lucide from 'lucide'
 import { describe, expect, test } from 'vitest'
-import { LogOut, Settings } from './icons.tsx'
+import { drawingMarkup, LogOut, Settings } from './icons.tsx'
 
 describe('icons', () => {
 	test('draw Lucide’s icon in a 24-unit box, stroked in the text’s colour, hidden when unlabelled', () => {
@@ -27,5 +29,17 @@ describe('icons', () => {
 				</>,
 			).split('<circle').length,
 		).toBe(3)
+	})
+
+	test('write each drawing as React writes its elements, for every Lucide icon', () => {
+		let drawings = 0
+		for (const value of Object.values(lucide)) {
+			if (!Array.isArray(value) || !value.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string')) continue
+			const drawing = value as lucide.IconNode
+			const byReact = renderToString(createElement('svg', null, ...drawing.map(([tag, attributes]) => createElement(tag, attributes))))
+			expect(`<svg>${drawingMarkup(drawing)}</svg>`).toBe(byReact)
+			drawings++
+		}
+		expect(drawings).toBeGreaterThan(1000)
 	})
 })

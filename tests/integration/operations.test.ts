@@ -99,11 +99,14 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 	})
 
 	it.runIf(process.platform === 'linux')(
-		'runs with glibc handing freed memory back (server/memory-settings.ts), as the process it started as',
+		'runs with glibc handing freed memory back and V8’s heap settings (server/memory-settings.ts), as the process it started as',
 		async () => {
 			// The process the harness spawned (same PID: execve) has the variable in its environment now.
 			const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'latin1').split('\0')
 			expect(environ).toContain('MALLOC_TRIM_THRESHOLD_=131072')
+			// …and with V8's heap settings (the young generation's cap, the old generation's growth).
+			const commandLine = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'latin1').split('\0')
+			expect(commandLine).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=100']))
 			expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
 		},
 	)
