@@ -6,7 +6,8 @@ import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { RequestIdProvider } from '#app/components/request-id.tsx'
-import { StylesheetTextProvider } from '#app/components/stylesheet.tsx'
+import { CRITICAL_CSS_MARK, StylesheetInlineProvider } from '#app/components/stylesheet.tsx'
+import { withCriticalCss } from '#app/platform/critical-css.server.ts'
 import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-headers.server.ts'
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
 import { getEnv } from '#app/platform/env.server.ts'
@@ -17,7 +18,8 @@ import { pageHydrates } from '#app/hydration.ts'
 import { redactUrl } from '#app/platform/redact-url.ts'
 import { randomToken } from '#app/platform/random-token.server.ts'
 import { awaitsData, wholeBody, wholeDocumentResponse } from '#app/platform/document-body.server.ts'
-// The same CSS as the public stylesheet file (Vite runs one pipeline for both), for the pages that inline it.
+// The same CSS as the public stylesheet file (Vite runs one pipeline for both): the pages that carry
+// their part of it inline take it from here (components/stylesheet.tsx).
 import stylesheetText from '#app/styles/public.css?inline'
 
 export const streamTimeout = 5_000
@@ -32,13 +34,13 @@ export default async function handleRequest(
 ): Promise<Response> {
 	const nonce = randomToken(16, 'base64')
 	const renderContext = withMatchedRoutes(routerContext)
-	const page = () => (
+	const page = (wholeDocument: boolean) => (
 		<NonceProvider value={nonce}>
 			<RequestIdProvider value={request.headers.get('x-request-id') ?? undefined}>
 				<I18nProvider language={LANGUAGE} resources={resources}>
-					<StylesheetTextProvider value={stylesheetText}>
+					<StylesheetInlineProvider value={wholeDocument}>
 						<ServerRouter context={renderContext} url={request.url} nonce={nonce} />
-					</StylesheetTextProvider>
+					</StylesheetInlineProvider>
 				</I18nProvider>
 			</RequestIdProvider>
 		</NonceProvider>
@@ -74,7 +76,7 @@ export default async function handleRequest(
 		return new Promise<Response>((resolve, reject) => {
 			let responded = false
 			let shellFailed = false
-			const { pipe, abort } = renderToPipeableStream(page(), {
+			const { pipe, abort } = renderToPipeableStream(page(wholeDocument), {
 				nonce,
 				onShellReady() {
 					if (!wholeDocument) respondStreamed()
@@ -103,7 +105,7 @@ export default async function handleRequest(
 			function respondWhole() {
 				responded = true
 				const init = headers()
-				pipe(wholeBody((body) => resolve(wholeDocumentResponse(body, init))))
+				pipe(wholeBody((body) => resolve(wholeDocumentResponse(withCriticalCss(body, stylesheetText, CRITICAL_CSS_MARK), init))))
 			}
 
 			function respondStreamed() {

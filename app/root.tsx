@@ -16,7 +16,7 @@ import {
 import type { Route } from './+types/root'
 import { useNonce } from '#app/components/nonce.tsx'
 import { Stylesheet } from '#app/components/stylesheet.tsx'
-import { faviconDataUrl } from '#app/components/favicon.ts'
+import { faviconDataUrl } from '#app/features/site/favicon.server.ts'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
@@ -50,7 +50,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	// The profile comes with the session read (no second query of the same row).
 	const profile = user ? await getSessionProfile(request) : null
 	const { flash, clear } = await readFlash(request)
-	return data({ band, user, profile, flash: flashMessage(flash) }, clear ? { headers: { 'Set-Cookie': clear } } : undefined)
+	return data(
+		{ band, favicon: faviconDataUrl(band), user, profile, flash: flashMessage(flash) },
+		clear ? { headers: { 'Set-Cookie': clear } } : undefined,
+	)
 }
 
 /**
@@ -94,7 +97,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
-				<link rel="icon" href={band ? faviconDataUrl(band) : '/favicon.svg'} type="image/svg+xml" />
+				<link rel="icon" href={rootData?.favicon ?? '/favicon.svg'} type="image/svg+xml" />
 				{/*
 				 * An error page names itself (components/error-page.tsx). The routes' own meta is left out
 				 * there: after a refused POST their loader data is missing and their title would read

@@ -1,4 +1,4 @@
-import { faviconSvg } from '#app/components/favicon.ts'
+import { faviconSvg } from '#app/features/site/favicon.server.ts'
 import { getBand } from '#app/features/site/band.server.ts'
 
 /** The tab icon at its own address (browsers and tools that ask for it; pages carry it inline). */
