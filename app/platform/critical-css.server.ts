@@ -19,9 +19,11 @@
  * `data-share-status`). Whatever is not understood is kept: over-keeping costs bytes, missing a rule
  * would change the look.
  *
- * The stylesheet is the one Tailwind writes and Vite minifies (flat rules, no comments but the
- * licence): the parser below reads that, not any CSS.
+ * The sheet is read by postcss, its selectors by postcss-selector-parser (the parsers of Vite's and
+ * Tailwind's own tooling); each rule is written back as the sheet had it.
  */
+import postcss, { type ChildNode } from 'postcss'
+import selectorParser from 'postcss-selector-parser'
 
 interface StyleRule {
 	kind: 'rule'
@@ -45,139 +47,57 @@ interface OtherRule {
 }
 type Node = StyleRule | GroupRule | OtherRule
 
-const GROUPS = /^@(media|supports|layer|container|starting-style)\b/
+/** At-rules whose block holds rules: filtered inside, left out when nothing in them is kept. */
+const GROUPS = new Set(['media', 'supports', 'layer', 'container', 'starting-style'])
+/** At-rules that declare a name the kept rules may use: kept only then. */
+const DECLARING = new Set(['property', 'keyframes', '-webkit-keyframes'])
 
-/** The index of the quote that closes the string opening at `start`. */
-function stringEnd(css: string, start: number): number {
-	const quote = css[start]
-	for (let i = start + 1; i < css.length; i++) {
-		if (css[i] === '\\') i++
-		else if (css[i] === quote) return i
-	}
-	return css.length
-}
-
-/**
- * The index of the first of `stops` in `css` from `from` outside strings and escapes, at the depth
- * of `from` (parentheses, brackets and braces opened after it are skipped), or css.length.
- */
-function scan(css: string, from: number, stops: string): number {
-	let depth = 0
-	for (let i = from; i < css.length; i++) {
-		const c = css[i]!
-		if (c === '\\') i++
-		else if (c === '"' || c === "'") i = stringEnd(css, i)
-		else if (depth === 0 && stops.includes(c)) return i
-		else if (c === '(' || c === '[' || c === '{') depth++
-		else if (c === ')' || c === ']' || c === '}') depth--
-	}
-	return css.length
-}
-
-/** `text` cut at its top-level `separator`s (outside strings, parentheses and brackets). */
-function split(text: string, separator: string): string[] {
-	const parts: string[] = []
-	for (let at = 0; at <= text.length;) {
-		const end = scan(text, at, separator)
-		parts.push(text.slice(at, end))
-		at = end + 1
-	}
-	return parts
-}
-
-function parse(css: string): Node[] {
-	const nodes: Node[] = []
-	let at = 0
-	while (at < css.length) {
-		if (/\s/.test(css[at]!)) {
-			at++
-			continue
-		}
-		if (css.startsWith('/*', at)) {
-			const end = css.indexOf('*/', at + 2)
-			const stop = end === -1 ? css.length : end + 2
-			nodes.push({ kind: 'other', text: css.slice(at, stop) })
-			at = stop
-			continue
-		}
-		const open = scan(css, at, '{;')
-		const prelude = css.slice(at, open).trim()
-		if (css[open] !== '{') {
-			// A statement (`@layer a, b;`, `@charset`, `@import`): kept as it is.
-			nodes.push({ kind: 'other', text: css.slice(at, open + 1) })
-			at = open + 1
-			continue
-		}
-		const close = scan(css, open + 1, '}')
-		const block = css.slice(open + 1, close)
-		if (GROUPS.test(prelude)) {
-			nodes.push({ kind: 'group', prelude, children: parse(block) })
-		} else if (prelude.startsWith('@')) {
-			const declares = /^@(?:property|keyframes|-webkit-keyframes)\s+([^\s{]+)/.exec(prelude)?.[1]
-			nodes.push({ kind: 'other', text: css.slice(at, close + 1), declares })
-		} else {
-			const rule: StyleRule = { kind: 'rule', text: css.slice(at, close + 1), needs: split(prelude, ',').map(classesNeeded) }
-			const declarations = split(block, ';').filter((declaration) => declaration.trim())
-			if (declarations.length > 0 && declarations.every((declaration) => declaration.trim().startsWith('--'))) {
-				rule.selector = prelude
-				rule.variables = declarations.map((text) => ({ name: text.slice(0, text.indexOf(':')).trim(), text }))
+/** The sheet as postcss read it, turned into what criticalCss needs, each node's text as written. */
+function parse(nodes: ChildNode[]): Node[] {
+	const out: Node[] = []
+	for (const node of nodes) {
+		if (node.type === 'atrule' && GROUPS.has(node.name) && node.nodes) {
+			const prelude = `@${node.name}${node.raws.afterName ?? ''}${node.params}${node.raws.between ?? ''}`
+			out.push({ kind: 'group', prelude, children: parse(node.nodes) })
+		} else if (node.type === 'atrule') {
+			// A statement (`@layer a,b;`) is written without the semicolon its parent's block adds.
+			const text = node.nodes ? node.toString() : `${node.toString()};`
+			out.push({ kind: 'other', text, declares: DECLARING.has(node.name) ? node.params.trim() : undefined })
+		} else if (node.type === 'rule') {
+			const rule: StyleRule = { kind: 'rule', text: node.toString(), needs: node.selectors.map(classesNeeded) }
+			const declarations = node.nodes.filter((child) => child.type === 'decl')
+			if (declarations.length > 0 && declarations.length === node.nodes.length && declarations.every((d) => d.prop.startsWith('--'))) {
+				rule.selector = node.selector
+				rule.variables = declarations.map((d) => ({ name: d.prop, text: d.toString() }))
 			}
-			nodes.push(rule)
-		}
-		at = close + 1
+			out.push(rule)
+		} else out.push({ kind: 'other', text: node.toString() })
 	}
-	return nodes
+	return out
 }
 
-/** A character of a CSS name: ASCII letter, digit, `-`, `_`, or anything past ASCII. */
-const IDENT_CHAR = /[\w-]|[^\p{ASCII}]/u
 /** Pseudo-classes whose selector arguments must match too (a class there is needed). */
-const MATCHING = /:(is|where|matches|-webkit-any)$/
+const MATCHING = new Set([':is', ':where', ':matches', ':-webkit-any'])
 
 /**
- * The classes a selector needs, unescaped (`.md\\:flex` → `md:flex`). A class inside `:not()`,
- * `:has()` or any other function but `:is()` and `:where()` is not counted: kept without it.
+ * The classes a selector needs, unescaped (`.md\:flex` → `md:flex`), and its type selectors as
+ * `<name>` (`table`, `abbr:where([title])`). A class or type inside `:not()`, `:has()` or any other
+ * pseudo-class with arguments but `:is()` and `:where()` is not counted: the rule is kept without it.
  */
 function classesNeeded(selector: string): string[] {
-	const classes: string[] = []
-	// For each open parenthesis or bracket: whether what is inside must match.
-	const open: boolean[] = []
-	for (let i = 0; i < selector.length; i++) {
-		const c = selector[i]!
-		if (c === '\\') i++
-		else if (c === '"' || c === "'") i = stringEnd(selector, i)
-		else if (c === '(') open.push(MATCHING.test(selector.slice(0, i)) && !open.includes(false))
-		else if (c === '[') open.push(false)
-		else if (c === ')' || c === ']') open.pop()
-		else if (/[a-z]/i.test(c) && !open.includes(false) && /(^|[\s>+~(])$/.test(selector.slice(0, i))) {
-			// A type selector (`table`, `abbr:where([title])`): needs that element, noted `<table>`.
-			const tag = /^[a-z][a-z0-9-]*/i.exec(selector.slice(i))![0]
-			classes.push(`<${tag.toLowerCase()}>`)
-			i += tag.length - 1
-		} else if (c === '.' && !open.includes(false)) {
-			let name = ''
-			let j = i + 1
-			while (j < selector.length) {
-				const d = selector[j]!
-				if (d === '\\') {
-					const hex = /^[0-9a-fA-F]{1,6}\s?/.exec(selector.slice(j + 1, j + 8))
-					if (hex) {
-						name += String.fromCodePoint(parseInt(hex[0], 16))
-						j += 1 + hex[0].length
-					} else {
-						name += selector[j + 1] ?? ''
-						j += 2
-					}
-				} else if (IDENT_CHAR.test(d)) {
-					name += d
-					j++
-				} else break
-			}
-			if (name) classes.push(name)
-			i = j - 1
-		}
+	const needs: string[] = []
+	const counted = (node: selectorParser.Node) => {
+		for (let parent = node.parent; parent; parent = parent.parent)
+			if (parent.type === 'pseudo' && !MATCHING.has(parent.value.toLowerCase())) return false
+		return true
 	}
-	return classes
+	selectorParser((root) => {
+		root.walk((node) => {
+			if (node.type === 'class' && counted(node)) needs.push(node.value)
+			else if (node.type === 'tag' && counted(node)) needs.push(`<${node.value.toLowerCase()}>`)
+		})
+	}).processSync(selector)
+	return needs
 }
 
 const parsed = new Map<string, Node[]>()
@@ -185,7 +105,7 @@ const parsed = new Map<string, Node[]>()
 function parsedSheet(css: string): Node[] {
 	let nodes = parsed.get(css)
 	if (!nodes) {
-		nodes = parse(css)
+		nodes = parse(postcss.parse(css).nodes)
 		parsed.set(css, nodes)
 	}
 	return nodes
