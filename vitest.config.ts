@@ -2,6 +2,7 @@ import os from 'node:os'
 import './scripts/check-node.mjs'
 import { defineConfig, mergeConfig } from 'vitest/config'
 import viteConfig from './vite.config.ts'
+import { LongestFirstSequencer } from './tests/support/sequencer.ts'
 
 /*
  * Unit tests sit next to the code they test; integration tests (tests/integration) run twice, once
@@ -21,6 +22,9 @@ export default mergeConfig(
 			// integration file spends most of its time waiting on the server process it started. One
 			// worker per core keeps both cores busy (CI: about half the wall time).
 			maxWorkers: Math.max(2, os.availableParallelism()),
+			// The longest files first, across the three projects (tests/support/sequencer.ts): the run
+			// no longer ends on one long file while the other worker waits.
+			sequence: { sequencer: LongestFirstSequencer },
 			// Libraries log expected refusals (Better Auth: "Invalid password"); show logs of failing tests only.
 			silent: 'passed-only',
 			// Runs once per run: a run id for temporary folders and databases, and the final sweep.
