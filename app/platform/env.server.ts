@@ -84,7 +84,8 @@ const schema = z.object({
 		.optional(),
 	/**
 	 * Tests only (kept when NODE_ENV=test, dropped otherwise): the wait before an image's rendition
-	 * job is tried again, in seconds, instead of MEDIA_QUEUE_OPTIONS' 15 (doubling at each attempt all the same).
+	 * job is tried again, in seconds, instead of MEDIA_QUEUE_OPTIONS' 15 (doubling at each attempt all
+	 * the same); the media worker then also looks for a retry come due every second, not every 30 s.
 	 */
 	TEST_MEDIA_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

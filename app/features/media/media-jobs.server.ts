@@ -16,7 +16,7 @@ export const MEDIA_QUEUE = 'media.variants'
 export const MEDIA_RETRY_LIMIT = 4
 const MEDIA_QUEUE_OPTIONS = { retryLimit: MEDIA_RETRY_LIMIT, retryDelay: 15, retryBackoff: true, expireInSeconds: 15 * 60 }
 
-/** The media queue's options; the tests that wait for a retry shorten its first delay (TEST_MEDIA_RETRY_DELAY_SECONDS). */
+/** The media queue's options; the tests that wait for a retry shorten its first delay (TEST_MEDIA_RETRY_DELAY_SECONDS, see startMediaWorkers). */
 export function mediaQueueOptions(env: Pick<Env, 'TEST_MEDIA_RETRY_DELAY_SECONDS'>) {
 	return { ...MEDIA_QUEUE_OPTIONS, retryDelay: env.TEST_MEDIA_RETRY_DELAY_SECONDS ?? MEDIA_QUEUE_OPTIONS.retryDelay }
 }
@@ -80,7 +80,12 @@ export async function startMediaWorkers(platform: Platform): Promise<void> {
 				await publicContentChanged()
 			}
 		},
-		{ pollingIntervalSeconds: 1 },
+		{
+			pollingIntervalSeconds: 1,
+			// A retry coming due is found by the worker's safety poll (30 s, app/platform/jobs.server.ts);
+			// the tests that shorten the retry delay have it look every second as well.
+			...(platform.env.TEST_MEDIA_RETRY_DELAY_SECONDS ? { notifyPollingIntervalSeconds: 1 } : {}),
+		},
 	)
 	await jobs.work<{ keys: string[] }>(MEDIA_DELETE_QUEUE, async (batch) => {
 		for (const job of batch) {
