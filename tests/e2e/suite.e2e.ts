@@ -37,11 +37,6 @@ import { stringsSpecs } from './specs/strings.ts'
 const picking = process.execArgv.some((arg) => /^--test-(name-pattern|skip-pattern|only)/.test(arg))
 
 before(setUp, { timeout: Number(process.env.E2E_START_TIMEOUT_MS ?? 0) + 120_000 })
-// The events spec's own server (seeded first: a minute or more on a busy machine) starts now, in
-// the background, and is ready when that spec, one of the last, comes.
-before(() => {
-	if (!picking) void eventsSite(process.env.BUILD_DIR ?? 'build')
-})
 after(
 	async () => {
 		await disposeEventsSite()
@@ -54,6 +49,12 @@ describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	authSpecs()
 	// Independent visitors that mostly wait for the provider's round trips and for mail: side by side.
 	describe('federated sign-in and mailed links', { concurrency: 3 }, () => {
+		// Then the events spec's own server (seeded first: half a minute of CPU) starts in the
+		// background, beside the one-visitor specs that follow rather than these three at once, and
+		// is ready when that spec, one of the last, comes.
+		after(() => {
+			if (!picking) void eventsSite(process.env.BUILD_DIR ?? 'build')
+		})
 		federatedSpecs()
 		mailLinkSpecs()
 		phoneSpecs()
