@@ -82,6 +82,12 @@ const schema = z.object({
 		.max(1 << 20)
 		.refine((n) => (n & (n - 1)) === 0, { error: () => getT()('ops.env.hashCost') })
 		.optional(),
+	/**
+	 * Tests only (kept when NODE_ENV=test, dropped otherwise): the wait before an image's rendition
+	 * job is tried again, in seconds, instead of MEDIA_QUEUE_OPTIONS' 15 (doubling at each attempt all
+	 * the same); the media worker then also looks for a retry come due every second, not every 30 s.
+	 */
+	TEST_MEDIA_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** Unset: readable lines in a terminal, one JSON object per line otherwise (a service manager, a container, a file). */
 	LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
@@ -132,6 +138,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 		...env,
 		TEST_SIGN_UP_FLOOR_MS: env.NODE_ENV === 'test' ? env.TEST_SIGN_UP_FLOOR_MS : undefined,
 		TEST_PASSWORD_HASH_COST: env.NODE_ENV === 'test' ? env.TEST_PASSWORD_HASH_COST : undefined,
+		TEST_MEDIA_RETRY_DELAY_SECONDS: env.NODE_ENV === 'test' ? env.TEST_MEDIA_RETRY_DELAY_SECONDS : undefined,
 		DATA_DIR: path.resolve(env.DATA_DIR),
 		SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
 	}

@@ -8,6 +8,7 @@
  * E2E_SERVER_LOG=<file> keeps what the server printed.
  */
 import { after, before, describe } from 'node:test'
+import { disposeEventsSite, eventsSite } from './support/events-site.ts'
 import { setUp, tearDown } from './support/harness.ts'
 import { adminSpecs } from './specs/admin.ts'
 import { apiSpecs } from './specs/api.ts'
@@ -32,13 +33,28 @@ import { setlistSpecs } from './specs/setlist.ts'
 import { stageOfflineSpecs } from './specs/stage-offline.ts'
 import { stringsSpecs } from './specs/strings.ts'
 
+/** Whether the run picks some tests only (node --test-name-pattern…): then the events spec starts its server if it runs. */
+const picking = process.execArgv.some((arg) => /^--test-(name-pattern|skip-pattern|only)/.test(arg))
+
 before(setUp, { timeout: Number(process.env.E2E_START_TIMEOUT_MS ?? 0) + 120_000 })
-after(tearDown, { timeout: 30_000 })
+after(
+	async () => {
+		await disposeEventsSite()
+		await tearDown()
+	},
+	{ timeout: 30_000 },
+)
 
 describe('band site, end to end', { timeout: 15 * 60_000 }, () => {
 	authSpecs()
 	// Independent visitors that mostly wait for the provider's round trips and for mail: side by side.
 	describe('federated sign-in and mailed links', { concurrency: 3 }, () => {
+		// Then the events spec's own server (seeded first: half a minute of CPU) starts in the
+		// background, beside the one-visitor specs that follow rather than these three at once, and
+		// is ready when that spec, one of the last, comes.
+		after(() => {
+			if (!picking) void eventsSite(process.env.BUILD_DIR ?? 'build')
+		})
 		federatedSpecs()
 		mailLinkSpecs()
 		phoneSpecs()

@@ -28,7 +28,10 @@ let s3: TestS3
 let env: TestPlatform
 beforeAll(async () => {
 	s3 = await startTestS3()
-	env = await startTestPlatform({ env: s3.env })
+	// A rendition job that failed is tried again 5 s later rather than 15 (then 10, 20…), found by a
+	// worker that looks every second rather than at its 30 s safety poll: the test of the retry below
+	// waits for one, with S3 back after ~2.5 s.
+	env = await startTestPlatform({ env: { ...s3.env, TEST_MEDIA_RETRY_DELAY_SECONDS: '5' } })
 	await startMediaWorkers(env.platform)
 })
 afterAll(async () => {

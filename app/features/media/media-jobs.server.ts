@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, notExists, or } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
+import type { Env } from '#app/platform/env.server.ts'
 import { event, media } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import type { Jobs } from '#app/platform/jobs.server.ts'
@@ -13,7 +14,12 @@ import { processMedia, supersededAvatars } from './variants.server.ts'
 export const MEDIA_QUEUE = 'media.variants'
 /** Attempts after the first, with backoff from 15 s: about four minutes of retries in all. */
 export const MEDIA_RETRY_LIMIT = 4
-export const MEDIA_QUEUE_OPTIONS = { retryLimit: MEDIA_RETRY_LIMIT, retryDelay: 15, retryBackoff: true, expireInSeconds: 15 * 60 }
+const MEDIA_QUEUE_OPTIONS = { retryLimit: MEDIA_RETRY_LIMIT, retryDelay: 15, retryBackoff: true, expireInSeconds: 15 * 60 }
+
+/** The media queue's options; the tests that wait for a retry shorten its first delay (TEST_MEDIA_RETRY_DELAY_SECONDS, see startMediaWorkers). */
+export function mediaQueueOptions(env: Pick<Env, 'TEST_MEDIA_RETRY_DELAY_SECONDS'>) {
+	return { ...MEDIA_QUEUE_OPTIONS, retryDelay: env.TEST_MEDIA_RETRY_DELAY_SECONDS ?? MEDIA_QUEUE_OPTIONS.retryDelay }
+}
 /** Once a day: images nobody uses any more. */
 export const MEDIA_PURGE_QUEUE = 'media.purge'
 
@@ -59,7 +65,7 @@ export async function purgeMedia(db: Db, jobs: Jobs, now = new Date()) {
 export async function startMediaWorkers(platform: Platform): Promise<void> {
 	const { jobs, database, storage, logger } = platform
 	const db = database.db
-	await jobs.queue(MEDIA_QUEUE, MEDIA_QUEUE_OPTIONS)
+	await jobs.queue(MEDIA_QUEUE, mediaQueueOptions(platform.env))
 	await jobs.queue(MEDIA_DELETE_QUEUE, MEDIA_DELETE_QUEUE_OPTIONS)
 	await jobs.queue(MEDIA_PURGE_QUEUE, { retryLimit: 2, retryDelay: 300 })
 
@@ -74,7 +80,12 @@ export async function startMediaWorkers(platform: Platform): Promise<void> {
 				await publicContentChanged()
 			}
 		},
-		{ pollingIntervalSeconds: 1 },
+		{
+			pollingIntervalSeconds: 1,
+			// A retry coming due is found by the worker's safety poll (30 s, app/platform/jobs.server.ts);
+			// the tests that shorten the retry delay have it look every second as well.
+			...(platform.env.TEST_MEDIA_RETRY_DELAY_SECONDS ? { notifyPollingIntervalSeconds: 1 } : {}),
+		},
 	)
 	await jobs.work<{ keys: string[] }>(MEDIA_DELETE_QUEUE, async (batch) => {
 		for (const job of batch) {

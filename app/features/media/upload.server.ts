@@ -4,7 +4,7 @@ import { media } from '#app/platform/db/schema.ts'
 import { getT } from '#app/platform/i18n.server.ts'
 import { withoutUnsafeCharacters } from '#app/platform/text-field.ts'
 import { checkImage, EXTENSION, MIME } from './image-type.server.ts'
-import { MEDIA_QUEUE, MEDIA_QUEUE_OPTIONS } from './media-jobs.server.ts'
+import { MEDIA_QUEUE, mediaQueueOptions } from './media-jobs.server.ts'
 import { originalKey } from './media-keys.ts'
 import { jobsIn } from './media.server.ts'
 import { ALT_MAX, MAX_UPLOAD_BYTES, megabytes, MULTIPART_OVERHEAD_BYTES, type MediaKind } from './rules.ts'
@@ -91,7 +91,7 @@ export async function readUploadForm(request: Request, kind: MediaKind): Promise
  * row (processing, 0 %) together with the job that makes its renditions, in one transaction.
  */
 export async function acceptImage(
-	platform: Pick<Platform, 'database' | 'jobs' | 'storage' | 'logger'>,
+	platform: Pick<Platform, 'database' | 'jobs' | 'storage' | 'logger' | 'env'>,
 	input: { kind: MediaKind; file: Uint8Array; alt: string | null; userId: string },
 ): Promise<UploadResult> {
 	const t = getT()
@@ -114,7 +114,7 @@ export async function acceptImage(
 		return fail(503, t('media.errors.unavailable'))
 	}
 	try {
-		await jobs.queue(MEDIA_QUEUE, MEDIA_QUEUE_OPTIONS)
+		await jobs.queue(MEDIA_QUEUE, mediaQueueOptions(platform.env))
 		await database.db.transaction(async (tx) => {
 			await tx.insert(media).values({
 				id,

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test'
 import ical, { type VEvent } from 'node-ical'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { audit } from '../support/axe.ts'
-import { startEventsSite, type EventsSite } from '../support/events-site.ts'
+import { disposeEventsSite, eventsSite, type EventsSite } from '../support/events-site.ts'
 import { h, hydrated, SEQUENTIAL } from '../support/harness.ts'
 import { t } from '../support/i18n.ts'
 
@@ -70,12 +70,13 @@ export function eventSpecs() {
 		}
 
 		before(async () => {
-			site = await startEventsSite(process.env.BUILD_DIR ?? 'build')
+			// Started early in the run (suite.e2e.ts): usually ready by now.
+			site = await eventsSite(process.env.BUILD_DIR ?? 'build')
 			browser = h.browser
 		})
 		after(async () => {
 			await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-			await site?.dispose()
+			await disposeEventsSite()
 		})
 
 		test('the landing lists the next shows with their status and ticket buttons', async () => {

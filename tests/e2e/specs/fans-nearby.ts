@@ -124,7 +124,10 @@ export function fansNearbySpecs() {
 			await box.focus()
 			await page.keyboard.press('Space')
 			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
-			await page.getByText(t('newsletter.admin.flash.prepareOn.title'), { exact: true }).waitFor()
+			await page
+				.getByRole('region', { name: t('common.notification') })
+				.getByText(t('newsletter.admin.flash.prepareOn.title'), { exact: true })
+				.waitFor()
 			assert.equal(await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).isChecked(), true)
 			await audit(page, 'newsletter: the prepared announcements setting')
 
@@ -148,7 +151,10 @@ export function fansNearbySpecs() {
 			await row.getByText(t('newsletter.admin.campaignStatus.draft')).waitFor()
 			await page.getByRole('checkbox', { name: t('newsletter.prepared.label') }).uncheck()
 			await page.getByRole('button', { name: t('newsletter.prepared.save') }).click()
-			await page.getByText(t('newsletter.admin.flash.prepareOff.title'), { exact: true }).waitFor()
+			await page
+				.getByRole('region', { name: t('common.notification') })
+				.getByText(t('newsletter.admin.flash.prepareOff.title'), { exact: true })
+				.waitFor()
 		})
 	})
 }

@@ -30,7 +30,30 @@ export interface EventsSite {
 	dispose(): Promise<void>
 }
 
-export async function startEventsSite(buildDir: string): Promise<EventsSite> {
+let started: Promise<EventsSite> | undefined
+
+/**
+ * The events server, started on first call and the same one after that. The suite calls it early
+ * (tests/e2e/suite.e2e.ts): seeding and starting take a minute or more of a busy machine, spent
+ * while the other specs run in the browser rather than in the events spec's `before`.
+ */
+export function eventsSite(buildDir: string): Promise<EventsSite> {
+	if (!started) {
+		started = startEventsSite(buildDir)
+		// A failure is the events spec's to report, when it asks for the site; never an unhandled rejection before that.
+		started.catch(() => {})
+	}
+	return started
+}
+
+/** Stops the events server if it was started (by the events spec, or at the end of the run if that spec did not run). */
+export async function disposeEventsSite(): Promise<void> {
+	const site = await started?.catch(() => undefined)
+	started = undefined
+	await site?.dispose()
+}
+
+async function startEventsSite(buildDir: string): Promise<EventsSite> {
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'band-site-e2e-events-'))
 	const port = await freePort()
 	const origin = `http://localhost:${port}`
