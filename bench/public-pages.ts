@@ -122,16 +122,24 @@ async function capture(origin: string, pagePath: string, index: number): Promise
 	return { path: pagePath, label, status, headers, bodyFile, bytes: body.length, cache }
 }
 
-async function startCeiling(pages: Page[]): Promise<RunningSite> {
+/** `afterAppWork`: the same server in a process that has first done an app's other work (ceiling-server.ts). */
+/** The ceiling again, in a process that first did an app's other work: how much of a real server's cost is Node's own. */
+const AFTER_APP_WORK = 'raw node after app work'
+
+async function startCeiling(pages: Page[], afterAppWork = false): Promise<RunningSite> {
 	const manifest = path.join(TMP, 'public-pages.json')
 	fs.writeFileSync(
 		manifest,
 		JSON.stringify(Object.fromEntries(pages.map((p) => [p.path, { status: p.status, headers: p.headers, body: p.bodyFile }]))),
 	)
 	const port = await freePort()
-	const child = start(nodeBin, [path.join(ROOT, 'bench/support/ceiling-server.ts'), manifest, String(port)], { cwd: ROOT })
+	const child = start(
+		nodeBin,
+		[path.join(ROOT, 'bench/support/ceiling-server.ts'), manifest, String(port), ...(afterAppWork ? ['--after-app-work'] : [])],
+		{ cwd: ROOT },
+	)
 	const origin = `http://127.0.0.1:${port}`
-	await waitForHttp(`${origin}${pages[0]!.path}`, child)
+	await waitForHttp(`${origin}${pages[0]!.path}`, child, 300_000)
 	return { origin, child, pid: child.pid, startMs: 0 }
 }
 
@@ -163,12 +171,19 @@ async function measure(): Promise<Measured> {
 	for (const page of pages) log(`${page.path}: ${page.bytes} bytes, x-page-cache ${page.cache}`)
 
 	const ceiling = await startCeiling(pages)
+	const worked = await startCeiling(pages, true)
 	const nginx = nginxInstalled()
 		? await startNginx(pages.map((p) => ({ path: p.path, headers: p.headers, bodyFile: p.bodyFile })))
 		: undefined
-	const servers = [...sites.map((s) => s.name), 'raw node', ...(nginx ? ['nginx'] : [])]
+	const servers = [...sites.map((s) => s.name), 'raw node', AFTER_APP_WORK, ...(nginx ? ['nginx'] : [])]
 	const originOf = (server: string): RunningSite =>
-		server === 'raw node' ? ceiling : server === 'nginx' ? nginx! : sites.find((s) => s.name === server)!.site
+		server === 'raw node'
+			? ceiling
+			: server === AFTER_APP_WORK
+				? worked
+				: server === 'nginx'
+					? nginx!
+					: sites.find((s) => s.name === server)!.site
 	const targets: Target[] = pages.flatMap((page) =>
 		servers.map((server) => ({
 			name: `${server} ${page.path}`,
@@ -226,7 +241,12 @@ async function measure(): Promise<Measured> {
 		legacy = new Map([...apart, ...inProcess])
 		await stop(fromDisk.child)
 	}
-	await Promise.all([...sites.map((s) => stop(s.site.child)), stop(ceiling.child), ...(nginx ? [stop(nginx.child)] : [])])
+	await Promise.all([
+		...sites.map((s) => stop(s.site.child)),
+		stop(ceiling.child),
+		stop(worked.child),
+		...(nginx ? [stop(nginx.child)] : []),
+	])
 	return { pages, servers, rounds, loads, legacy }
 }
 
@@ -237,7 +257,7 @@ function report(m: Measured): string {
 	out.push(
 		`Written by \`node_modules/.bin/node bench/public-pages.ts\`; ${started.toISOString()}; ${machineLine()} at the end; load average (1 min) after each round ${Math.min(...m.loads).toFixed(1)}–${Math.max(...m.loads).toFixed(1)}; build \`${BUILD_DIR}/\`; servers: ${CHECKOUTS.map((c) => c.name).join(', ')}.`,
 		'',
-		`Method: load from ${generatorName} in a process of its own, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; every request with a Chromium's document headers (User-Agent, \`Accept: text/html,…\`, \`Accept-Encoding: gzip, deflate, br, zstd\`, \`Accept-Language: fr-FR,fr;q=0.9\`, \`Sec-Fetch-Dest/Mode/Site/User\`, \`Upgrade-Insecure-Requests: 1\`), no cookie. A ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s; in each round the pages in rotating order and, for each, every server in rotating order. **raw node**: node:http answering the very status, headers and brotli body our server sent, from memory (one \`writeHead\` with the raw header list, one \`end\`): the ceiling. **nginx**: ${nginxInstalled() ? 'nginx 1.22 (one process) sending the same bytes from a file with the same headers' : 'not installed'}. CPU per request: the serving process's user + system time (/proc/<pid>/stat) over all its rounds ÷ requests. req/s and latencies: median round.`,
+		`Method: load from ${generatorName} in a process of its own, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; every request with a Chromium's document headers (User-Agent, \`Accept: text/html,…\`, \`Accept-Encoding: gzip, deflate, br, zstd\`, \`Accept-Language: fr-FR,fr;q=0.9\`, \`Sec-Fetch-Dest/Mode/Site/User\`, \`Upgrade-Insecure-Requests: 1\`), no cookie. A ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s; in each round the pages in rotating order and, for each, every server in rotating order. **raw node**: node:http answering the very status, headers and brotli body our server sent, from memory (one \`writeHead\` with the raw header list, one \`end\`): the ceiling. **raw node after app work**: the same server in a process that first did, 3,000 times, what an app's process does besides (a form's body read, a page from a web stream gzipped, fetch, a stream pipeline, a file brotli-compressed): Node's own http and stream code then runs less specialised, the part of a real server's cost that is Node's. **nginx**: ${nginxInstalled() ? 'nginx 1.22 (one process) sending the same bytes from a file with the same headers' : 'not installed'}. CPU per request: the serving process's user + system time (/proc/<pid>/stat) over all its rounds ÷ requests. req/s and latencies: median round.`,
 		'',
 		'| page | bytes (br) | server | req/s | p50 / p99 / worst | CPU/request | ÷ raw node CPU | non-200 / errors |',
 		'| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
@@ -257,6 +277,13 @@ function report(m: Measured): string {
 	out.push('', 'CPU per request ÷ raw node, over the five pages (min – median – max):', '')
 	for (const [server, values] of ratios)
 		out.push(`- ${server}: ${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`)
+	// What is left once Node's own part is set aside: each checkout ÷ the ceiling after app work, page by page.
+	const worked = ratios.get(AFTER_APP_WORK)!
+	out.push('', `CPU per request ÷ ${AFTER_APP_WORK} (the part that is our code and its process, not Node's):`, '')
+	for (const site of CHECKOUTS) {
+		const values = ratios.get(site.name)!.map((ratio, k) => ratio / worked[k]!)
+		out.push(`- ${site.name}: ${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`)
+	}
 	if (m.legacy) {
 		out.push(
 			'',
