@@ -14,24 +14,29 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 
 /**
- * Seconds, measured on a quiet 2-core machine (a whole `npm test`); only the files of 25 s and more.
- * newsletter-crash on PostgreSQL and media-worker: that figure times what they were cut by since,
- * measured side by side with their earlier version.
+ * Seconds, measured in a whole `npm test` on a quiet 2-core machine (2026-11-28, three workers); the
+ * files of 15 s and more.
  */
 const MEASURED: Record<string, number> = {
-	'postgres:tests/integration/newsletter-crash.test.ts': 75,
-	'pglite:tests/integration/newsletter-crash.test.ts': 41,
-	'pglite:tests/integration/upload-gate.test.ts': 69,
-	'pglite:tests/integration/media-worker.test.ts': 24,
-	'postgres:tests/integration/media-worker.test.ts': 22,
-	'pglite:tests/integration/accounts.test.ts': 46,
-	'postgres:tests/integration/accounts.test.ts': 45,
-	'pglite:tests/integration/codes-redeem.test.ts': 45,
-	'postgres:tests/integration/codes-redeem.test.ts': 31,
-	'pglite:tests/integration/backup.test.ts': 40,
-	'pglite:tests/integration/database.test.ts': 38,
-	'pglite:tests/integration/shutdown.test.ts': 36,
-	'postgres:tests/integration/two-instances.test.ts': 32,
+	'postgres:tests/integration/newsletter-crash.test.ts': 60,
+	'pglite:tests/integration/upload-gate.test.ts': 59,
+	'postgres:tests/integration/accounts.test.ts': 31,
+	'pglite:tests/integration/codes-redeem.test.ts': 30,
+	'pglite:tests/integration/accounts.test.ts': 30,
+	'postgres:tests/integration/codes-redeem.test.ts': 28,
+	'postgres:tests/integration/two-instances.test.ts': 26,
+	'pglite:tests/integration/newsletter-crash.test.ts': 25,
+	'pglite:tests/integration/shutdown.test.ts': 24,
+	'postgres:tests/integration/shutdown.test.ts': 22,
+	'pglite:tests/integration/database.test.ts': 21,
+	'pglite:tests/integration/embedded-backups.test.ts': 21,
+	'postgres:tests/integration/codes-instances.test.ts': 20,
+	'pglite:tests/integration/hostile-text.test.ts': 20,
+	'postgres:tests/integration/backup.test.ts': 19,
+	'pglite:tests/integration/media-worker.test.ts': 18,
+	'postgres:tests/integration/media-worker.test.ts': 18,
+	'pglite:tests/integration/backup.test.ts': 16,
+	'postgres:tests/integration/hostile-text.test.ts': 15,
 }
 
 function guessSeconds(spec: TestSpecification): number {
