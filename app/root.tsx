@@ -16,7 +16,7 @@ import {
 import type { Route } from './+types/root'
 import { useNonce } from '#app/components/nonce.tsx'
 import { Stylesheet } from '#app/components/stylesheet.tsx'
-import { faviconDataUrl } from '#app/features/site/favicon.server.ts'
+import { faviconDataUrl, faviconHref } from '#app/features/site/favicon.server.ts'
 import { ErrorPage } from '#app/components/error-page.tsx'
 import { Splash } from '#app/components/splash.tsx'
 import { Toast, type ToastMessage } from '#app/components/ui/toast.tsx'
@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const profile = user ? await getSessionProfile(request) : null
 	const { flash, clear } = await readFlash(request)
 	return data(
-		{ band, favicon: faviconDataUrl(band), user, profile, flash: flashMessage(flash) },
+		{ band, favicon: user ? faviconHref(band) : faviconDataUrl(band), user, profile, flash: flashMessage(flash) },
 		clear ? { headers: { 'Set-Cookie': clear } } : undefined,
 	)
 }

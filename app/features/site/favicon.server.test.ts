@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { faviconDataUrl, faviconSvg } from './favicon.server.ts'
+import { faviconDataUrl, faviconHref, faviconSvg } from './favicon.server.ts'
 
 const band = { name: 'Les Nuits Fauves', accent: '#ff5a36', onAccent: '#0b0b0c' }
 
@@ -24,5 +24,13 @@ describe('the tab icon', () => {
 		expect(decodeURIComponent(url.slice('data:image/svg+xml,'.length))).toBe(faviconSvg(band))
 		expect(faviconDataUrl({ ...band })).toBe(url)
 		expect(faviconDataUrl({ ...band, accent: '#00aaff' })).toContain(encodeURIComponent('#00aaff'))
+	})
+
+	it('has an address named after its drawing, for the pages that link it', () => {
+		const href = faviconHref(band)
+		expect(href).toMatch(/^\/favicon\.svg\?v=[\w-]{10}$/)
+		expect(faviconHref({ ...band })).toBe(href)
+		expect(faviconHref({ ...band, accent: '#00aaff' })).not.toBe(href)
+		expect(faviconHref({ ...band, name: 'Autre Groupe' })).not.toBe(href)
 	})
 })

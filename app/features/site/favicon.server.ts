@@ -1,5 +1,6 @@
 import { GLYPHS, UNITS_PER_EM } from '#app/features/site/favicon-glyphs.server.ts'
 import { CAP_HEIGHT, initials, TICKET } from '#app/components/logo.tsx'
+import { hashToken } from '#app/platform/random-token.server.ts'
 
 type Band = { name: string; accent: string; onAccent: string }
 
@@ -40,20 +41,35 @@ function round(value: number, digits = 2): number {
 	return Number(value.toFixed(digits))
 }
 
-let last: { band: Band; url: string } | undefined
+let last: { band: Band; url: string; href: string } | undefined
 
-/**
- * The icon as a data: URL, written in each page: a first visit asks for one file fewer, which on a
- * phone's network would otherwise share the bandwidth of the first paint (the icon is asked for
- * early, beside the stylesheet and the cover). /favicon.svg still answers with the same icon.
- * Made on the server (root.tsx's loader): the outlines stay out of the browser's scripts.
- */
-export function faviconDataUrl(band: Band): string {
+function remembered(band: Band) {
 	if (last?.band.name !== band.name || last.band.accent !== band.accent || last.band.onAccent !== band.onAccent) {
+		const svg = faviconSvg(band)
 		last = {
 			band: { name: band.name, accent: band.accent, onAccent: band.onAccent },
-			url: `data:image/svg+xml,${encodeURIComponent(faviconSvg(band))}`,
+			url: `data:image/svg+xml,${encodeURIComponent(svg)}`,
+			href: `/favicon.svg?v=${hashToken(svg).slice(0, 10)}`,
 		}
 	}
-	return last.url
+	return last
+}
+
+/**
+ * The icon as a data: URL, written in each public page: a first visit asks for one file fewer, which
+ * on a phone's network would otherwise share the bandwidth of the first paint (the icon is asked
+ * for early, beside the stylesheet and the cover). Made on the server (root.tsx's loader): the
+ * outlines stay out of the browser's scripts.
+ */
+export function faviconDataUrl(band: Band): string {
+	return remembered(band).url
+}
+
+/**
+ * The icon's address, named after its drawing (a change of name or colours is a new address): for
+ * a signed-in member's pages, which hydrate, so that the icon is not written twice in each of them
+ * (in the page and again in its loader data) but fetched once and kept by the browser.
+ */
+export function faviconHref(band: Band): string {
+	return remembered(band).href
 }
