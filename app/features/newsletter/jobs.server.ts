@@ -28,7 +28,7 @@ export async function purgeNewsletter(db: Db, now = new Date()) {
 	return { pending, deliveries: deliveries.length }
 }
 
-/** The newsletter's workers: campaign sends, the minute tick (schedules, dead senders), the daily purge. */
+/** The newsletter's workers: campaign sends, the tick (dead senders; each minute on PostgreSQL), the daily purge. */
 export async function startNewsletterWorkers(platform: Platform): Promise<void> {
 	const { jobs, database, env, logger, realtime } = platform
 	const db = database.db
@@ -54,7 +54,11 @@ export async function startNewsletterWorkers(platform: Platform): Promise<void> 
 	await jobs.work(NEWSLETTER_PURGE_QUEUE, async () => {
 		logger.info({ newsletter: await purgeNewsletter(db) }, 'newsletter housekeeping done')
 	})
-	await jobs.schedule(NEWSLETTER_TICK_QUEUE, '* * * * *')
+	// On PostgreSQL, a look every minute: the safety net across instances. On the embedded database
+	// nothing needs it (docs/decisions/0036-no-polling-on-the-embedded-database.md): a scheduled
+	// campaign's send job wakes at its time (scheduleCampaign), and a send interrupted by a crash is
+	// found by the look at start below; its sender, if any, was this process.
+	if (!jobs.soleWriter) await jobs.schedule(NEWSLETTER_TICK_QUEUE, '* * * * *')
 	await jobs.schedule(NEWSLETTER_PURGE_QUEUE, '29 4 * * *')
 	// A send interrupted by a crash or a restart resumes once its sender's lease has lapsed.
 	await jobs.send(NEWSLETTER_TICK_QUEUE, {}, { startAfter: LEASE_SECONDS + 1 })

@@ -566,15 +566,20 @@ export async function queueCampaignSend(jobs: Jobs, id: string, options: { start
 	)
 }
 
-/** How often the lease watch looks while nothing is being sent (a send wakes it, see watchLeases). */
+/**
+ * How often the lease watch looks while nothing is being sent (a send wakes it, see watchLeases), on
+ * PostgreSQL. On the embedded database it does not look while nothing is sent: no other instance
+ * can start a send behind this process's back, and a send started here is heard.
+ */
 const IDLE_LEASE_CHECK_MS = 60_000
 
 /**
  * Hands the campaign of a sender that died to a live one within a second or so of its lease
  * lapsing, on every instance, rather than at the next minute's tick: it looks when the lease of each
  * campaign being sent would lapse, and comes back then. While nothing is being sent it looks once a
- * minute only, and at once when a campaign's progress is heard (a running sender says it every second,
- * from any instance): a database at rest is not read every few seconds for nothing.
+ * minute only (not at all on the embedded database), and at once when a campaign's progress is heard
+ * (a running sender says it every second, from any instance): a database at rest is not read every
+ * few seconds for nothing.
  * A lapsed lease gets a send job, which takes it over (runCampaignSlice, takeLease). Stops with the job workers.
  */
 export function watchLeases(db: Db, jobs: Jobs, logger: Logger, realtime: Realtime): void {
@@ -601,6 +606,7 @@ export function watchLeases(db: Db, jobs: Jobs, logger: Logger, realtime: Realti
 		}
 		if (jobs.stopping.aborted) return
 		resting = next === IDLE_LEASE_CHECK_MS
+		if (resting && jobs.soleWriter) return
 		timer = setTimeout(() => void check(), next).unref()
 	}
 	const stopHearing = realtime.subscribe(CAMPAIGN_TOPIC, () => {
@@ -619,7 +625,7 @@ export function watchLeases(db: Db, jobs: Jobs, logger: Logger, realtime: Realti
 	void check()
 }
 
-/** Due scheduled campaigns, and sends whose sender died: queued again (every minute, and at start). */
+/** Due scheduled campaigns, and sends whose sender died: queued again (at start; every minute on PostgreSQL). */
 export async function kickCampaigns(db: Db, jobs: Jobs): Promise<number> {
 	const due = await db
 		.select({ id: newsletterCampaign.id })

@@ -18,6 +18,8 @@ export const MAIL_RETRY_LIMIT = 12
 const MAIL_QUEUE_OPTIONS = { retryLimit: MAIL_RETRY_LIMIT, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 }
 /** Queued mails older than this are not picked up again by the sweep. */
 const SWEEP_WINDOW_MS = 7 * 24 * 3600 * 1000
+/** On the embedded database, a mail whose job could not be sent is swept again this much later. */
+const SWEEP_AFTER_FAILURE_MS = 10 * 60_000
 
 export interface OutgoingMail {
 	/** What the mail is (verify-email, reset-password, newsletter…), for the outbox and the stats. */
@@ -105,7 +107,18 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 		return true
 	}
 
-	return {
+	// Where no ten-minute sweep runs (the embedded database): one, once, after a mail failed to queue.
+	let sweepTimer: NodeJS.Timeout | undefined
+	const sweepLater = () => {
+		if (!jobs.soleWriter || !transport || sweepTimer || jobs.stopping.aborted) return
+		sweepTimer = setTimeout(() => {
+			sweepTimer = undefined
+			if (jobs.stopping.aborted) return
+			mailer.sweep().catch((error: unknown) => logger.warn({ err: error }, 'mail sweep failed'))
+		}, SWEEP_AFTER_FAILURE_MS).unref()
+	}
+
+	const mailer: Mailer = {
 		transport,
 		async sendMail(mail) {
 			const id = randomUUID()
@@ -133,6 +146,7 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 				return { ok: true, id }
 			} catch (error) {
 				logger.error({ err: error, kind: mail.kind }, 'could not queue mail')
+				sweepLater()
 				return { ok: false, error: (error as Error).message }
 			}
 		},
@@ -184,9 +198,11 @@ export function createMailer(options: { db: Db; jobs: Jobs; env: Env; logger: Lo
 			return queued
 		},
 		close() {
+			clearTimeout(sweepTimer)
 			transport?.close()
 		},
 	}
+	return mailer
 }
 
 /** Declares the mail queues and starts the worker that sends outbox mail. */
@@ -200,6 +216,10 @@ export async function startMailWorker(mailer: Mailer, jobs: Jobs) {
 	await jobs.work(MAIL_SWEEP_QUEUE, async () => {
 		await mailer.sweep()
 	})
-	await jobs.schedule(MAIL_SWEEP_QUEUE, '*/10 * * * *')
+	// Every ten minutes on PostgreSQL (another instance may have crashed between a mail's row and its
+	// job). On the embedded database this process alone writes mails: those a crash left without a job
+	// are queued again by the sweep at start below, and one whose job could not be sent by a sweep
+	// SWEEP_AFTER_FAILURE_MS later (sendMail).
+	if (!jobs.soleWriter) await jobs.schedule(MAIL_SWEEP_QUEUE, '*/10 * * * *')
 	await mailer.sweep()
 }
