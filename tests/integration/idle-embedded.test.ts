@@ -94,6 +94,23 @@ describe.runIf(databaseKind() === 'pglite')('an embedded site at rest', () => {
 		expect(gap).toBeLessThan(6_000)
 	})
 
+	it('runs a schedule at each occurrence, from a timer set to it', { timeout: 30_000 }, async () => {
+		const { jobs } = env.platform
+		const name = 'test.schedule'
+		await jobs.queue(name)
+		const runs: number[] = []
+		await jobs.work(name, async () => {
+			runs.push(Date.now())
+		})
+		// Every 2 s (a cron expression with seconds), in the site's time zone like the daily ones.
+		await jobs.schedule(name, '*/2 * * * * *')
+		const deadline = Date.now() + 15_000
+		while (runs.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+		expect(runs.length).toBeGreaterThanOrEqual(3)
+		// Each within a second of its occurrence (an even second), not at a 30 s cron pass.
+		for (const at of runs) expect(at % 2_000).toBeLessThan(1_000)
+	})
+
 	it('sends a newsletter scheduled for later at its time, without the minute tick', { timeout: 60_000 }, async () => {
 		const { database, jobs, realtime } = env.platform
 		const db = database.db
