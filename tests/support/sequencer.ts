@@ -18,6 +18,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * files of 15 s and more.
  */
 const MEASURED: Record<string, number> = {
+	// Mostly waiting (a server at rest, watched for 40 s once settled), measured alone (2026-11-28).
+	'pglite:tests/integration/idle-embedded.test.ts': 112,
 	'postgres:tests/integration/newsletter-crash.test.ts': 60,
 	'pglite:tests/integration/upload-gate.test.ts': 59,
 	'postgres:tests/integration/accounts.test.ts': 31,
