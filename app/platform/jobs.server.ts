@@ -297,12 +297,14 @@ export function createJobs(database: Database, logger: Logger): Jobs {
 		async work(name, handler, options) {
 			// A shutdown that began before the workers started: they start no more.
 			if (stopping.signal.aborted) return
+			// On the embedded database a worker's own poll is the daily net whatever the caller asked
+			// (a faster fallback poll is for when the database's signal may not come).
 			const polls = soleWriter
 				? { pollingIntervalSeconds: SOLE_WRITER_POLL_SECONDS, notifyPollingIntervalSeconds: SOLE_WRITER_POLL_SECONDS }
 				: { pollingIntervalSeconds: FALLBACK_POLL_SECONDS, notifyPollingIntervalSeconds: SAFETY_POLL_SECONDS }
 			const id = await (
 				await boss()
-			).work(name, { ...polls, ...options }, (async (batch: Job<never>[]) => {
+			).work(name, soleWriter ? { ...options, ...polls } : { ...polls, ...options }, (async (batch: Job<never>[]) => {
 				try {
 					await handler(batch as never)
 				} finally {
