@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startBackground } from '#app/background.server.ts'
 import { saveCampaign, scheduleCampaign } from '#app/features/newsletter/campaigns.server.tsx'
 import { newsletterCampaign, newsletterSubscriber } from '#app/platform/db/schema.ts'
+import { closePlatform, getPlatform } from '#app/platform/platform.server.ts'
 import { newSecret } from '#app/platform/random-token.server.ts'
 import { databaseKind } from '../support/database.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
@@ -17,7 +18,8 @@ import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
  * counted (its query, exec and transaction methods, wrapped in this test only). Once the start's own
  * work has settled, a window longer than every old poll (30 s worker polls and cron passes) sees none.
  * Then what the polls used to catch still happens on time, driven by the events that make it due: a
- * failed job's retry, and a newsletter scheduled for a moment later.
+ * failed job's retry, a schedule's occurrences, a newsletter scheduled for a moment later, and a
+ * retry that a previous run of the server left waiting.
  */
 const SETTLE_QUIET_MS = 20_000
 const SETTLE_LIMIT_MS = 150_000
@@ -139,5 +141,37 @@ describe.runIf(databaseKind() === 'pglite')('an embedded site at rest', () => {
 		const deadline = Date.now() + 10_000
 		while ((await status()) !== 'sent' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
 		expect(await status()).toBe('sent')
+	})
+
+	it('runs a retry the previous run left waiting when it falls due, after a restart', { timeout: 60_000 }, async () => {
+		const name = 'test.restart'
+		const options = { retryLimit: 1, retryDelay: 6 }
+		const before = env.platform.jobs
+		await before.queue(name, options)
+		let failedAt = 0
+		await before.work(name, async () => {
+			failedAt = Date.now()
+			throw new Error('fails before the restart')
+		})
+		await before.send(name, {})
+		while (!failedAt) await new Promise((resolve) => setTimeout(resolve, 50))
+		// pg-boss records the failure (its retry in 6 s), then the server stops and starts again.
+		await new Promise((resolve) => setTimeout(resolve, 1_000))
+		await closePlatform()
+		const platform = await getPlatform()
+		await (
+			await startBackground()
+		).workers
+		const runs: number[] = []
+		await platform.jobs.queue(name, options)
+		await platform.jobs.work(name, async () => {
+			runs.push(Date.now())
+		})
+		const deadline = Date.now() + 20_000
+		while (runs.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+		expect(runs).toHaveLength(1)
+		// Woken at its time by the look at start, not by a daily poll.
+		expect(runs[0]! - failedAt).toBeGreaterThanOrEqual(5_900)
+		expect(runs[0]! - failedAt).toBeLessThan(12_000)
 	})
 })

@@ -19,7 +19,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 const MEASURED: Record<string, number> = {
 	// Mostly waiting (a server at rest, watched for 40 s once settled), measured alone (2026-11-28).
-	'pglite:tests/integration/idle-embedded.test.ts': 112,
+	'pglite:tests/integration/idle-embedded.test.ts': 115,
 	'postgres:tests/integration/newsletter-crash.test.ts': 60,
 	'pglite:tests/integration/upload-gate.test.ts': 59,
 	'postgres:tests/integration/accounts.test.ts': 31,
