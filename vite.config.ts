@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig, type Plugin, type SSROptions } from 'vite'
+import { defineConfig, type BuildEnvironmentOptions, type Plugin, type SSROptions } from 'vite'
 import { fontSubsets } from './scripts/font-subsets.ts'
 import { stringsPlugin } from './scripts/strings-plugin.ts'
 
@@ -13,6 +13,38 @@ if (!process.env.VITEST && process.env.IGNORE_DOTENV !== '1') {
 		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
 	}
 }
+
+/**
+ * The browser's chunks. Left to the bundler, each small module shared by two screens became a file
+ * of its own: a signed-in page listed some 38 `<link rel="modulepreload">` (React renders each one,
+ * React Router computes each one, the browser fetches each one). Here the framework is one chunk and
+ * our shared components and helpers another, each loaded once and cached by every screen after.
+ * Public pages load none of it: they send no React Router script (app/hydration.ts), and their
+ * islands are files of their own (app/islands/). Route modules stay one file each, as React Router
+ * names them (docs/decisions/0037-fewer-client-chunks.md).
+ */
+const CLIENT_OUTPUT = {
+	// React Router's own name for its route and entry files (given here, this object replaces its default).
+	entryFileNames: 'assets/[name]-[hash].js',
+	codeSplitting: {
+		groups: [
+			// React, React DOM and React Router: every page that hydrates runs them.
+			{
+				name: 'framework',
+				test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/,
+				priority: 3,
+			},
+			// The shared components, icons and strings that most screens show (not the forms' checks in
+			// the browser, which bring zod: only the screens with such a form load it).
+			{
+				name: 'ui',
+				test: /[\\/](app[\\/](components[\\/](?!forms[\\/]validate-in-browser)|i18n[\\/]|hydration\.ts)|node_modules[\\/](clsx|lucide)[\\/])/,
+				minShareCount: 2,
+				priority: 2,
+			},
+		],
+	},
+} satisfies NonNullable<NonNullable<BuildEnvironmentOptions['rolldownOptions']>['output']>
 
 export default defineConfig({
 	resolve: { tsconfigPaths: true },
@@ -28,6 +60,7 @@ export default defineConfig({
 		serverBundle(),
 	],
 	build: { target: 'es2022' },
+	environments: { client: { build: { rolldownOptions: { output: CLIENT_OUTPUT } } } },
 })
 
 /**

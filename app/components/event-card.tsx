@@ -5,8 +5,11 @@ import type { DateLabel, EventSummary } from '#app/features/events/types.ts'
 import { EventStatusBadge } from '#app/features/events/status.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 
+/** What the date stub reads of a date. */
+export type StubDate = Pick<DateLabel, 'iso' | 'weekdayShort' | 'day' | 'monthShort' | 'year' | 'dateTime'>
+
 /** The date as a ticket stub: weekday, a big day, month (and year). Read aloud as the full date. */
-export function EventDateStub(props: { start: DateLabel; showYear?: boolean; muted?: boolean; compact?: boolean; className?: string }) {
+export function EventDateStub(props: { start: StubDate; showYear?: boolean; muted?: boolean; compact?: boolean; className?: string }) {
 	const { start } = props
 	return (
 		<time
@@ -108,7 +111,7 @@ export function TicketButton({
 	size,
 	className,
 }: {
-	event: Pick<EventSummary, 'ticketUrl' | 'status' | 'title' | 'start'>
+	event: Pick<EventSummary, 'ticketUrl' | 'status' | 'title'> & { start: Pick<DateLabel, 'date'> }
 	size: 'sm' | 'md'
 	className?: string
 }) {

@@ -6,14 +6,14 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { EventStatusBadge } from './status.tsx'
-import type { EventSummary } from './types.ts'
+import type { MemberEvent } from './member-event.ts'
 
 /*
  * The next shows on a member's dashboard: calmer and denser than the public poster list, one row
  * each — the date (French, Paris time), the city and the venue, a badge when the show is not going
  * ahead as planned, and the ticket link while tickets can be bought.
  */
-export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean; className?: string }) {
+export function MemberUpcoming(props: { events: MemberEvent[]; hasPast: boolean; className?: string }) {
 	const { t } = useTranslation()
 	return (
 		<section aria-labelledby="prochains-concerts" className={props.className}>
@@ -49,7 +49,7 @@ export function MemberUpcoming(props: { events: EventSummary[]; hasPast: boolean
 }
 
 /** One row per show, in a framed list. */
-function MemberEventRows(props: { events: EventSummary[] }) {
+function MemberEventRows(props: { events: MemberEvent[] }) {
 	return (
 		<ul className="mt-4 divide-y divide-line rounded-card border border-line bg-surface">
 			{props.events.map((event) => (
@@ -65,7 +65,7 @@ function MemberEventRows(props: { events: EventSummary[] }) {
  * « Près de chez vous »: the upcoming shows within reach of the member's town, nearest first, above
  * all of them; without a town, where to give one.
  */
-export function NearYou(props: { town: string | null; radiusKm: number; events: EventSummary[]; className?: string }) {
+export function NearYou(props: { town: string | null; radiusKm: number; events: MemberEvent[]; className?: string }) {
 	const { t } = useTranslation()
 	return (
 		<section aria-labelledby="pres-de-chez-vous" className={props.className}>
@@ -91,7 +91,7 @@ export function NearYou(props: { town: string | null; radiusKm: number; events: 
 	)
 }
 
-function MemberEventRow(props: { event: EventSummary }) {
+function MemberEventRow(props: { event: MemberEvent }) {
 	const { t } = useTranslation()
 	const { event } = props
 	const cancelled = event.status === 'cancelled'

@@ -15,6 +15,7 @@ import { pageTitle } from '#app/features/site/band.server.ts'
 import { routeStrings } from '#app/i18n/route-strings.ts'
 import { cachedNextEvents } from '#app/features/events/cache.server.ts'
 import { MemberUpcoming, NearYou } from '#app/features/events/member-upcoming.tsx'
+import { memberEvent } from '#app/features/events/member-event.ts'
 import { eventsNear } from '#app/features/events/near.server.ts'
 import { DEFAULT_RADIUS_KM } from '#app/features/towns/rules.ts'
 import { NewsletterSetting } from '#app/features/newsletter/member-setting.tsx'
@@ -51,13 +52,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const place = town?.latitude != null && town.longitude != null ? { latitude: town.latitude, longitude: town.longitude } : null
 	return {
 		contents,
-		events: next.events,
+		events: next.events.map(memberEvent),
 		hasPast: next.hasPast,
 		newsletter,
 		near: {
 			town: place ? (town?.townLabel ?? null) : null,
 			radiusKm: DEFAULT_RADIUS_KM,
-			events: place ? await eventsNear(database.db, place, DEFAULT_RADIUS_KM) : [],
+			events: place ? (await eventsNear(database.db, place, DEFAULT_RADIUS_KM)).map(memberEvent) : [],
 		},
 		title: pageTitle(getT()('dashboard.home.metaTitle')),
 		name: profile?.name ?? user.name,
