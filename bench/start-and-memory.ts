@@ -13,7 +13,8 @@
  * - Cold start: spawn of `node server/index.ts` (NODE_ENV=production) to the first 200 on `/`, and the
  *   CPU the process spent by then (/proc), STARTS times per case, median; on a fresh data folder (or
  *   database: migrations run) and on one already migrated. Starts of every code under test alternate.
- * - Idle: CPU per second of a server that answered once and then gets no request, over IDLE_SECONDS.
+ * - Idle: CPU per second of a server that answered once and then gets no request, over IDLE_SECONDS;
+ *   and the highest RSS since its spawn (sampled every 50 ms), start-up included.
  * - Signed-in memory (PGlite): a seeded data folder, an admin signed in; RSS at rest, then 50
  *   connections on /dashboard and /dashboard/admin/events for LOAD_SECONDS (peak sampled every 250 ms),
  *   and after. The target: growth ≤ +100 MB.
@@ -75,6 +76,14 @@ async function coldStart(code: Code, dataDir: string, databaseUrl: string | unde
 		env: { ...siteEnv({ buildDir: code.buildDir, dataDir, port, databaseUrl }), SHUTDOWN_GRACE_SECONDS: '0', ...code.env },
 		logFile: path.join(TMP, `${name}.log`),
 	})
+	// The highest RSS since the spawn, sampled every 50 ms until the process exits (the embedded
+	// database's start has V8 compile its WebAssembly on background threads: a peak, then memory given back).
+	let peak = 0
+	const sampler = setInterval(() => {
+		const now = rssMb(child.pid)
+		if (now > peak) peak = now
+	}, 50)
+	child.once('exit', () => clearInterval(sampler))
 	const url = `http://127.0.0.1:${port}/`
 	const deadline = spawnedAt + 120_000
 	for (;;) {
@@ -87,7 +96,14 @@ async function coldStart(code: Code, dataDir: string, databaseUrl: string | unde
 		if (status === 200) break
 		await sleep(10)
 	}
-	return { child, pid: child.pid, origin: `http://127.0.0.1:${port}`, ms: performance.now() - spawnedAt, cpu: cpuMs(child.pid) }
+	return {
+		child,
+		pid: child.pid,
+		origin: `http://127.0.0.1:${port}`,
+		ms: performance.now() - spawnedAt,
+		cpu: cpuMs(child.pid),
+		peakRss: () => peak,
+	}
 }
 
 const cell = (values: number[], digits = 0) =>
@@ -147,8 +163,8 @@ async function idle(codes: Code[]): Promise<string[]> {
 		await sleep(IDLE_SECONDS * 1000)
 		runs.forEach(({ code, run }, k) => {
 			const perSecond = (cpuMs(run.pid) - before[k]!) / IDLE_SECONDS
-			log(`${code.name} ${db} idle: ${perSecond.toFixed(1)} ms CPU/s, RSS ${rssMb(run.pid).toFixed(0)} MB`)
-			rows.push(`| ${code.name} | ${db} | ${perSecond.toFixed(1)} | ${rssMb(run.pid).toFixed(0)} |`)
+			log(`${code.name} ${db} idle: ${perSecond.toFixed(1)} ms CPU/s, RSS ${rssMb(run.pid).toFixed(0)} MB (peak since the start ${run.peakRss().toFixed(0)} MB)`)
+			rows.push(`| ${code.name} | ${db} | ${perSecond.toFixed(1)} | ${rssMb(run.pid).toFixed(0)} | ${run.peakRss().toFixed(0)} |`)
 		})
 		for (const { run } of runs) await stop(run.child)
 	}
@@ -213,7 +229,7 @@ await runBench(async () => {
 			`## At rest: CPU per second over ${IDLE_SECONDS} s with no request, from ${IDLE_SETTLE_SECONDS} s after the start; ${machineLine()}`,
 			'',
 		)
-		report.push('| code | database | CPU ms/s | RSS MB |', '| --- | --- | --- | --- |', ...rows, '')
+		report.push('| code | database | CPU ms/s | RSS MB | RSS peak since the start MB |', '| --- | --- | --- | --- | --- |', ...rows, '')
 	}
 	if (!ONLY || ONLY === 'rss') {
 		// This commit once more as server/memory-settings.ts leaves a server whose environment already
