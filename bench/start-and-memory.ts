@@ -163,7 +163,9 @@ async function idle(codes: Code[]): Promise<string[]> {
 		await sleep(IDLE_SECONDS * 1000)
 		runs.forEach(({ code, run }, k) => {
 			const perSecond = (cpuMs(run.pid) - before[k]!) / IDLE_SECONDS
-			log(`${code.name} ${db} idle: ${perSecond.toFixed(1)} ms CPU/s, RSS ${rssMb(run.pid).toFixed(0)} MB (peak since the start ${run.peakRss().toFixed(0)} MB)`)
+			log(
+				`${code.name} ${db} idle: ${perSecond.toFixed(1)} ms CPU/s, RSS ${rssMb(run.pid).toFixed(0)} MB (peak since the start ${run.peakRss().toFixed(0)} MB)`,
+			)
 			rows.push(`| ${code.name} | ${db} | ${perSecond.toFixed(1)} | ${rssMb(run.pid).toFixed(0)} | ${run.peakRss().toFixed(0)} |`)
 		})
 		for (const { run } of runs) await stop(run.child)
