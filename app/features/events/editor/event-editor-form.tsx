@@ -76,7 +76,7 @@ export function EventEditorForm({
 
 	const header = (
 		<>
-			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm sm:min-h-0')}>
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				{t('admin.events.editor.back')}
 			</Link>
