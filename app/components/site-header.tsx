@@ -28,7 +28,7 @@ export function SiteHeader(props: { band: { name: string; logoUrl: string | null
 						// A tinted ground, not a blurred one: backdrop-filter made the compositor blur what lay
 						// behind the button again for every frame drawn during the load, on the phone's CPU
 						// (docs/decisions/0032-cheap-first-paint.md).
-						className={buttonClasses('secondary', 'md', 'border-fg/40 bg-canvas/55')}
+						className={buttonClasses('secondary', 'md')}
 					>
 						{props.signedIn ? t('site.nav.myAccount') : t('site.nav.signIn')}
 					</Link>

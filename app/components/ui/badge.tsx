@@ -1,4 +1,3 @@
-import { clsx } from 'clsx'
 import type { ComponentProps } from 'react'
 
 /**
@@ -7,25 +6,7 @@ import type { ComponentProps } from 'react'
  */
 export type BadgeTone = 'neutral' | 'accent' | 'success' | 'warning' | 'danger' | 'info'
 
-const tones: Record<BadgeTone, string> = {
-	neutral: 'border-line-strong/60 bg-fg/6 text-muted',
-	accent: 'border-transparent bg-accent text-on-accent',
-	success: 'border-success/35 bg-success/14 text-success',
-	warning: 'border-warning/35 bg-warning/14 text-warning',
-	danger: 'border-danger/35 bg-danger/14 text-danger',
-	info: 'border-info/35 bg-info/14 text-info',
-}
-
-/** A short status word: « complet », « annulé », « reporté », « brouillon »… */
+/** A short status word: « complet », « annulé », « reporté », « brouillon »… (`badge` in styles/site.css) */
 export function Badge({ tone = 'neutral', className, ...props }: ComponentProps<'span'> & { tone?: BadgeTone }) {
-	return (
-		<span
-			className={clsx(
-				'inline-flex items-center gap-1 rounded-badge border px-2 py-0.5 text-[0.6875rem] leading-4 font-bold tracking-[0.08em] whitespace-nowrap uppercase',
-				tones[tone],
-				className,
-			)}
-			{...props}
-		/>
-	)
+	return <span className={className ? `badge badge-${tone} ${className}` : `badge badge-${tone}`} {...props} />
 }

@@ -38,7 +38,7 @@ export function SongTable({ rows, archived }: { rows: SongRow[]; archived: boole
 				{rows.map((song) => (
 					<TableRow key={song.id}>
 						<TableCell wrap className="align-top">
-							<Link to={`${SONGS}/${song.id}`} className={linkClasses('default', 'font-medium decoration-accent/70')}>
+							<Link to={`${SONGS}/${song.id}`} className={linkClasses('default', 'decoration-accent/70')}>
 								{song.title}
 							</Link>
 							<span className="mt-0.5 block text-sm text-muted md:hidden">

@@ -89,7 +89,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 								</Link>
 							)}
 							{band.contactEmail ? (
-								<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg', 'border-fg/50')}>
+								<a href={`mailto:${band.contactEmail}`} className={buttonClasses('secondary', 'lg')}>
 									{t('home.hero.contact')}
 								</a>
 							) : null}

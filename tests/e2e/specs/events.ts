@@ -273,6 +273,20 @@ export function eventSpecs() {
 				.waitFor()
 			assert.equal(await admin.locator('meta[name="robots"]').getAttribute('content'), 'noindex, nofollow')
 			await audit(admin, 'event page (draft preview)')
+
+			// The admin's list: each row written once, a table from md up and cards on a phone
+			// (styles/dashboard.css); a table of rows and cells to assistive technology at both widths.
+			for (const width of [1280, 375]) {
+				await admin.setViewportSize({ width, height: 900 })
+				await open(admin, '/dashboard/admin/events')
+				const table = admin.getByRole('table')
+				await table.waitFor()
+				const rows = await table.getByRole('row').count()
+				assert.ok(rows >= 3, `the list shows its rows as table rows at ${width} px (${rows})`)
+				assert.equal(await table.getByRole('cell').count(), (rows - 1) * 5, `five cells a row at ${width} px`)
+				assert.equal(await table.getByRole('columnheader').count(), 5, `five column headers at ${width} px`)
+				await audit(admin, `admin events (${width} px)`)
+			}
 		})
 
 		test('without JavaScript the page is whole and « Partager » is a plain link to it', async () => {

@@ -12,6 +12,8 @@ import { closeAll, h, recordCookies, ROOT } from '../support/harness.ts'
 
 /** The kinds of page that must be audited with axe; each must have been visited at least once. */
 const REQUIRED_AUDITS = [
+	'admin events (1280 px)',
+	'admin events (375 px)',
 	'landing',
 	'sign-in',
 	'sign-up',

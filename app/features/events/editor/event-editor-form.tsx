@@ -76,7 +76,7 @@ export function EventEditorForm({
 
 	const header = (
 		<>
-			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm sm:min-h-0')}>
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				{t('admin.events.editor.back')}
 			</Link>
@@ -363,12 +363,7 @@ export function EventEditorForm({
 						) : null}
 						{event ? (
 							<div className="w-full border-t border-line pt-4">
-								<Button
-									variant="secondary"
-									onClick={() => setDeleteOpen(true)}
-									aria-haspopup="dialog"
-									className="text-danger hover:border-danger"
-								>
+								<Button variant="secondary" onClick={() => setDeleteOpen(true)} aria-haspopup="dialog" className="hover:border-danger">
 									<Trash2 aria-hidden="true" />
 									{t('admin.events.delete.open')}
 								</Button>

@@ -129,7 +129,7 @@ export default function SetlistScreen({ loaderData, actionData }: Route.Componen
 	const [builderState, setBuilderState] = useState({ version: setlist.version, dirty: false })
 	return (
 		<>
-			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+			<Link to={LIST} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm sm:min-h-0')}>
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				{t('setlist.builder.back')}
 			</Link>

@@ -75,7 +75,7 @@ export default function SongsImport({ actionData }: Route.ComponentProps) {
 	const error = actionData?.error ?? null
 	return (
 		<>
-			<Link to={SONGS} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm no-underline sm:min-h-0')}>
+			<Link to={SONGS} className={linkClasses('quiet', 'mb-3 inline-flex min-h-11 items-center gap-1.5 text-sm sm:min-h-0')}>
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				{t('setlist.song.back')}
 			</Link>
