@@ -285,7 +285,7 @@ export default function CampaignEditor({ loaderData, actionData }: Route.Compone
 						</div>
 					</fieldset>
 					{loaderData.id && loaderData.status === 'draft' ? (
-						<Button type="submit" name="intent" value="delete" variant="ghost" formNoValidate className="self-start">
+						<Button type="submit" name="intent" value="delete" variant="ghost" formNoValidate className="self-start text-danger">
 							{t('newsletter.admin.compose.delete')}
 						</Button>
 					) : null}

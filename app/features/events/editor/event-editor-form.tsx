@@ -363,7 +363,12 @@ export function EventEditorForm({
 						) : null}
 						{event ? (
 							<div className="w-full border-t border-line pt-4">
-								<Button variant="secondary" onClick={() => setDeleteOpen(true)} aria-haspopup="dialog" className="hover:border-danger">
+								<Button
+									variant="secondary"
+									onClick={() => setDeleteOpen(true)}
+									aria-haspopup="dialog"
+									className="text-danger hover:border-danger"
+								>
 									<Trash2 aria-hidden="true" />
 									{t('admin.events.delete.open')}
 								</Button>
