@@ -11,7 +11,9 @@
  * the event page, `/redeem` and `/contact` (or the pages PAGES lists, `event` for the event page),
  * every build in turn for each page (the order rotates between rounds, so that whatever else the
  * machine does weighs on all builds alike), each page as the anonymous page cache serves it, then
- * on the floor: a bare page from a plain node:http server, what the machine allows at that moment.
+ * on the floor: a bare page from a plain node:http server, what the machine allows at that moment
+ * (`FLOOR_ISLAND=1`: also the floor with an empty deferred module script, to see Lantern's TBT
+ * window move; see FLOOR_ISLAND below).
  * It notes the scripts each load fetched and their size as gzip sends them, and the main thread's
  * own CPU time before the first paint. The targets (issue 28): score 100 in every run, TBT < 50 ms,
  * LCP < 1.2 s, no script on a page where nothing is interactive. Lighthouse's simulated times move
@@ -56,6 +58,14 @@ const PAGES = (process.env.PAGES ?? '/,/events,event,/redeem,/contact').split(',
  * What it scores is what the machine allows at that moment: no page can do better.
  */
 const FLOOR = process.env.FLOOR !== '0'
+/**
+ * `FLOOR_ISLAND=1` also measures the floor with one empty deferred module script in its head (a
+ * control, not a page of ours): Lantern cannot see that a module script did not block the first
+ * paint (a module's evaluation is not an `EvaluateScript` event with its address), so it keeps the
+ * script's request in its simulated FCP, which ends later, and the TBT window (simulated FCP → TTI)
+ * with it. Beside the bare floor, it shows what that does to the TBT of a page with the same tasks.
+ */
+const FLOOR_ISLAND = FLOOR && process.env.FLOOR_ISLAND === '1'
 /** Every run's Lighthouse report and trace (`<time>-<page>.report.json`, `.trace.json`). */
 const KEPT = path.join(TMP, 'first-paint-runs')
 const started = new Date()
@@ -319,11 +329,21 @@ function report(runs: Run[], loadStart: number, loadEnd: number): string {
 	const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`
 	const several = BUILDS.length > 1
 	// Every page on every build, then the floor.
-	const rows = [...PAGES.flatMap((page) => BUILDS.map((build) => ({ build, page }))), { build: FLOOR_BUILD, page: 'floor' }]
+	const rows = [
+		...PAGES.flatMap((page) => BUILDS.map((build) => ({ build, page }))),
+		{ build: FLOOR_BUILD, page: 'floor' },
+		{ build: FLOOR_BUILD, page: 'floor-island' },
+	]
 		.map(({ build, page }) => ({ build, page, mine: runs.filter((r) => r.build === build && r.page === page) }))
 		.filter((row) => row.mine.length > 0)
 	const label = (page: string) =>
-		page === 'event' ? '`/events/:id` (cover)' : page === 'floor' ? 'floor: a bare page (plain node:http)' : `\`${page}\``
+		page === 'event'
+			? '`/events/:id` (cover)'
+			: page === 'floor'
+				? 'floor: a bare page (plain node:http)'
+				: page === 'floor-island'
+					? 'floor + an empty deferred module script (control)'
+					: `\`${page}\``
 	const out = [
 		'# First paint on a phone (Lighthouse, several runs)',
 		'',
@@ -409,6 +429,9 @@ await runBench(async () => {
 	const floorFile = path.join(tempDir('band-bench-floor-'), 'floor.html')
 	fs.writeFileSync(floorFile, FLOOR_HTML)
 	const floor = FLOOR ? await startStatic(floorFile) : null
+	const floorIslandFile = path.join(path.dirname(floorFile), 'floor-island.html')
+	fs.writeFileSync(floorIslandFile, FLOOR_HTML.replace('</head>', '<script type="module" src="/ilot.js"></script></head>'))
+	const floorIsland = FLOOR_ISLAND ? await startStatic(floorIslandFile) : null
 	const browser = await startChromium()
 	const runs: Run[] = []
 	const measure = async (build: string, page: string, round: number, url: string) => {
@@ -434,12 +457,14 @@ await runBench(async () => {
 				}
 			}
 			if (floor) await measure(FLOOR_BUILD, 'floor', round, `${floor.origin}/plancher`)
+			if (floorIsland) await measure(FLOOR_BUILD, 'floor-island', round, `${floorIsland.origin}/plancher-ilot`)
 		}
 	} finally {
 		fs.writeFileSync(path.join(TMP, 'first-paint.json'), JSON.stringify(runs, null, '\t'))
 		await stop(browser.child)
 		for (const { site } of sites) await stop(site.child)
 		if (floor) await stop(floor.child)
+		if (floorIsland) await stop(floorIsland.child)
 	}
 	const text = report(runs, loadStart, os.loadavg()[0] ?? 0)
 	fs.writeFileSync(RESULTS, text)
