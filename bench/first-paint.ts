@@ -66,7 +66,7 @@ const FLOOR = process.env.FLOOR !== '0'
  * with it. Beside the bare floor, it shows what that does to the TBT of a page with the same tasks.
  */
 const FLOOR_ISLAND = FLOOR && process.env.FLOOR_ISLAND === '1'
-/** Every run's Lighthouse report and trace (`<time>-<page>.report.json`, `.trace.json`). */
+/** Every run's Lighthouse report and trace (`<time>-<page>.report.json`, `.trace.json`), of the last bench only. */
 const KEPT = path.join(TMP, 'first-paint-runs')
 const started = new Date()
 const log = makeLog('first paint', started.getTime())
@@ -416,6 +416,8 @@ function lighthouseVersion(): string {
 
 await runBench(async () => {
 	const loadStart = os.loadavg()[0] ?? 0
+	// The last bench's runs only (some 2–3 MB a run).
+	fs.rmSync(KEPT, { recursive: true, force: true })
 	fs.mkdirSync(KEPT, { recursive: true })
 	if (BUILDS.length === 1) buildSite(BUILDS[0]!, { log })
 	const sites = []
