@@ -11,16 +11,19 @@
  * the event page, `/redeem` and `/contact` (or the pages PAGES lists, `event` for the event page),
  * every build in turn for each page (the order rotates between rounds, so that whatever else the
  * machine does weighs on all builds alike), each page as the anonymous page cache serves it, then
- * on the floor: a bare page from a plain node:http server, what the machine allows at that moment.
+ * on the floor: a bare page from a plain node:http server, what the machine allows at that moment
+ * (`FLOOR_ISLAND=1`: also the floor with an empty deferred module script, to see Lantern's TBT
+ * window move; see FLOOR_ISLAND below).
  * It notes the scripts each load fetched and their size as gzip sends them, and the main thread's
  * own CPU time before the first paint. The targets (issue 28): score 100 in every run, TBT < 50 ms,
  * LCP < 1.2 s, no script on a page where nothing is interactive. Lighthouse's simulated times move
  * between runs of the same build on a shared machine: read them beside the floor's, and compare
  * builds measured in the same run.
  *
- * Writes bench/RESULTS-first-paint.md, every run as JSON to bench/.tmp/first-paint.json, and each
- * run short of 100 whole to bench/.tmp/first-paint-<page>-<time>.json. Loopback only; every process
- * started here is stopped.
+ * Writes bench/RESULTS-first-paint.md, every run as JSON to bench/.tmp/first-paint.json (with, per
+ * run, Lantern's TBT window, the long tasks as simulated and the trace's tasks that the simulation
+ * makes long), and each run's Lighthouse report and trace whole to bench/.tmp/first-paint-runs/.
+ * Loopback only; every process started here is stopped.
  */
 import fs from 'node:fs'
 import http from 'node:http'
@@ -55,6 +58,16 @@ const PAGES = (process.env.PAGES ?? '/,/events,event,/redeem,/contact').split(',
  * What it scores is what the machine allows at that moment: no page can do better.
  */
 const FLOOR = process.env.FLOOR !== '0'
+/**
+ * `FLOOR_ISLAND=1` also measures the floor with one empty deferred module script in its head (a
+ * control, not a page of ours): Lantern cannot see that a module script did not block the first
+ * paint (a module's evaluation is not an `EvaluateScript` event with its address), so it keeps the
+ * script's request in its simulated FCP, which ends later, and the TBT window (simulated FCP → TTI)
+ * with it. Beside the bare floor, it shows what that does to the TBT of a page with the same tasks.
+ */
+const FLOOR_ISLAND = FLOOR && process.env.FLOOR_ISLAND === '1'
+/** Every run's Lighthouse report and trace (`<time>-<page>.report.json`, `.trace.json`), of the last bench only. */
+const KEPT = path.join(TMP, 'first-paint-runs')
 const started = new Date()
 const log = makeLog('first paint', started.getTime())
 
@@ -93,6 +106,20 @@ interface Run {
 	mainThread: Record<string, number>
 	/** Requests that ended before the observed LCP (they are in the simulated LCP's graph). */
 	beforeLcp: string[]
+	/**
+	 * Lantern's window for TBT: simulated FCP and TTI (ms); TBT counts what of each simulated task
+	 * over 50 ms falls between them, beyond 50 ms.
+	 */
+	tti: number
+	/** The long tasks as the simulation placed them (the `long-tasks` audit): start, duration, ms, and what they were made of. */
+	longTasks: { start: number; duration: number; url: string; groups: Record<string, number> }[]
+	/**
+	 * The trace's main-thread tasks of the load that the simulation makes long (wall time ≥ 12.5 ms,
+	 * ×4 ≥ 50 ms): their start after navigation, wall and thread time (ms), and their largest events.
+	 */
+	traceTasks: { at: number; wall: number; thread: number; top: string }[]
+	/** Where this run's report and trace were kept (bench/.tmp/first-paint-runs/). */
+	kept: string
 	loadAverage: number
 }
 
@@ -158,15 +185,29 @@ async function lighthouseRun(url: string, port: number): Promise<Omit<Run, 'buil
 			if (typeof row.phase === 'string' && typeof row.timing === 'number') phases[row.phase] = Math.round(row.timing)
 		}
 	}
-	const { cpuToFcp, cpuAfterFcp } = mainThreadCpu(result.artifacts.Trace.traceEvents)
+	const { cpuToFcp, cpuAfterFcp, traceTasks } = mainThreadCpu(result.artifacts.Trace.traceEvents)
+	// Every run kept whole: the report, and the trace the simulation was made from.
+	const kept = path.join(KEPT, `${Date.now()}-${pageName(url)}`)
+	fs.writeFileSync(`${kept}.report.json`, JSON.stringify(lhr))
+	fs.writeFileSync(`${kept}.trace.json`, JSON.stringify(result.artifacts.Trace))
+	const longTasks =
+		(
+			((lhr.audits['long-tasks']?.details as Details | undefined)?.debugData as Details | undefined)?.tasks as
+				{ startTime: number; duration: number; urlIndex: number; [group: string]: number }[] | undefined
+		)?.map(({ startTime, duration, urlIndex, ...groups }) => ({
+			start: Math.round(startTime),
+			duration: Math.round(duration),
+			url: String(
+				(((lhr.audits['long-tasks']?.details as Details | undefined)?.debugData as Details | undefined)?.urls as string[] | undefined)?.[
+					urlIndex
+				] ?? '',
+			),
+			groups: Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, Math.round(v)])),
+		})) ?? []
 	const mainThread: Record<string, number> = {}
 	for (const row of ((lhr.audits['mainthread-work-breakdown']?.details as Details | undefined)?.items ?? []) as Record<string, unknown>[])
 		if (typeof row.groupLabel === 'string' && typeof row.duration === 'number') mainThread[row.groupLabel] = Math.round(row.duration)
 	// A run short of 100 is kept whole, for its audits (bench/.tmp/first-paint-<page>-<time>.json).
-	if ((lhr.categories.performance?.score ?? 0) < 1) {
-		const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'
-		fs.writeFileSync(path.join(TMP, `first-paint-${name}-${Date.now()}.json`), JSON.stringify(lhr))
-	}
 	const requests = ((lhr.audits['network-requests']?.details as Details | undefined)?.items ?? []) as {
 		url: string
 		networkEndTime?: number
@@ -199,25 +240,72 @@ async function lighthouseRun(url: string, port: number): Promise<Omit<Run, 'buil
 		cpuToFcp,
 		cpuAfterFcp,
 		beforeLcp,
+		tti: metrics?.interactive ?? Number.NaN,
+		longTasks,
+		traceTasks,
+		kept: path.relative(process.cwd(), kept),
 	}
 }
 
-/** Thread time of the page's main-thread tasks before its first contentful paint, and in the 5 s after (ms). */
-function mainThreadCpu(events: TraceEvent[]): { cpuToFcp: number; cpuAfterFcp: number } {
+const pageName = (url: string) => new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'
+
+/**
+ * Thread time of the page's main-thread tasks before its first contentful paint, and in the 5 s after
+ * (ms); and the tasks of the load long enough to be long once simulated (wall ≥ 12.5 ms: ×4 ≥ 50 ms),
+ * each with its largest events (self time, thread time where the trace has it).
+ */
+function mainThreadCpu(events: TraceEvent[]): {
+	cpuToFcp: number
+	cpuAfterFcp: number
+	traceTasks: Run['traceTasks']
+} {
 	const navigation = events.find(
 		(e) => e.name === 'navigationStart' && e.args.data?.isLoadingMainFrame && e.args.data.documentLoaderURL?.startsWith('http'),
 	)
 	const fcp = navigation && events.find((e) => e.name === 'firstContentfulPaint' && e.pid === navigation.pid && e.ts >= navigation.ts)
-	if (!navigation || !fcp) return { cpuToFcp: Number.NaN, cpuAfterFcp: Number.NaN }
+	if (!navigation || !fcp) return { cpuToFcp: Number.NaN, cpuAfterFcp: Number.NaN, traceTasks: [] }
 	let cpuToFcp = 0
 	let cpuAfterFcp = 0
-	for (const e of events) {
-		if (e.name !== 'RunTask' || e.pid !== navigation.pid || e.tid !== navigation.tid || e.ts < navigation.ts) continue
+	const onThread = events
+		.filter((e) => e.pid === navigation.pid && e.tid === navigation.tid && e.ph === 'X' && e.ts >= navigation.ts - 100_000)
+		.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
+	const traceTasks: Run['traceTasks'] = []
+	for (let i = 0; i < onThread.length; i++) {
+		const e = onThread[i]!
+		if (e.name !== 'RunTask') continue
 		const thread = (e as { tdur?: number }).tdur ?? 0
-		if (e.ts < fcp.ts) cpuToFcp += thread
-		else if (e.ts < fcp.ts + 5_000_000) cpuAfterFcp += thread
+		if (e.ts >= navigation.ts) {
+			if (e.ts < fcp.ts) cpuToFcp += thread
+			else if (e.ts < fcp.ts + 5_000_000) cpuAfterFcp += thread
+		}
+		const end = e.ts + (e.dur ?? 0)
+		if ((e.dur ?? 0) < 12_500 || e.ts > fcp.ts + 10_000_000) continue
+		// Self time of each event inside the task: its duration less its direct children's.
+		const inside: TraceEvent[] = []
+		for (let j = i + 1; j < onThread.length && onThread[j]!.ts < end; j++) inside.push(onThread[j]!)
+		const self = new Map<string, number>()
+		const stack: TraceEvent[] = []
+		for (const child of inside) {
+			while (stack.length && stack.at(-1)!.ts + (stack.at(-1)!.dur ?? 0) <= child.ts) stack.pop()
+			const parent = stack.at(-1)
+			self.set(child.name, (self.get(child.name) ?? 0) + (child.dur ?? 0))
+			if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - (child.dur ?? 0))
+			stack.push(child)
+		}
+		const top = [...self.entries()]
+			.filter(([, us]) => us >= 500)
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 6)
+			.map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`)
+			.join(', ')
+		traceTasks.push({
+			at: Math.round((e.ts - navigation.ts) / 1000),
+			wall: Math.round((e.dur ?? 0) / 100) / 10,
+			thread: Math.round(thread / 100) / 10,
+			top,
+		})
 	}
-	return { cpuToFcp: cpuToFcp / 1000, cpuAfterFcp: cpuAfterFcp / 1000 }
+	return { cpuToFcp: cpuToFcp / 1000, cpuAfterFcp: cpuAfterFcp / 1000, traceTasks }
 }
 
 /**
@@ -241,11 +329,21 @@ function report(runs: Run[], loadStart: number, loadEnd: number): string {
 	const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`
 	const several = BUILDS.length > 1
 	// Every page on every build, then the floor.
-	const rows = [...PAGES.flatMap((page) => BUILDS.map((build) => ({ build, page }))), { build: FLOOR_BUILD, page: 'floor' }]
+	const rows = [
+		...PAGES.flatMap((page) => BUILDS.map((build) => ({ build, page }))),
+		{ build: FLOOR_BUILD, page: 'floor' },
+		{ build: FLOOR_BUILD, page: 'floor-island' },
+	]
 		.map(({ build, page }) => ({ build, page, mine: runs.filter((r) => r.build === build && r.page === page) }))
 		.filter((row) => row.mine.length > 0)
 	const label = (page: string) =>
-		page === 'event' ? '`/events/:id` (cover)' : page === 'floor' ? 'floor: a bare page (plain node:http)' : `\`${page}\``
+		page === 'event'
+			? '`/events/:id` (cover)'
+			: page === 'floor'
+				? 'floor: a bare page (plain node:http)'
+				: page === 'floor-island'
+					? 'floor + an empty deferred module script (control)'
+					: `\`${page}\``
 	const out = [
 		'# First paint on a phone (Lighthouse, several runs)',
 		'',
@@ -287,6 +385,27 @@ function report(runs: Run[], loadStart: number, loadEnd: number): string {
 			`- ${several ? `${build} ` : ''}${label(page)}: ${mine.map((r) => `${r.score} / ${ms(r.tbt)} / ${s(r.lcp)} / ${ms(r.cpuToFcp)} / ${r.loadAverage.toFixed(1)}`).join('; ')}`,
 		)
 	}
+	out.push(
+		'',
+		"Total Blocking Time, where it came from: Lantern's window (simulated FCP → TTI), the long tasks as simulated (start–end, ms; *counted*: the part inside the window beyond 50 ms), and the trace's tasks that the simulation makes long (wall ≥ 12.5 ms: at, wall / thread ms, largest events by wall self time), every run:",
+		'',
+	)
+	for (const { build, page, mine } of rows) {
+		for (const r of mine) {
+			const tasks = r.longTasks
+				.toSorted((a, b) => a.start - b.start)
+				.map((t) => {
+					const end = t.start + t.duration
+					const inside = Math.min(end, r.tti) - Math.max(t.start, r.fcp)
+					return `${t.start}–${end}${inside > 50 ? ` *${Math.round(inside - 50)}*` : ''}`
+				})
+				.join(', ')
+			const trace = r.traceTasks.map((t) => `${t.at}: ${t.wall} / ${t.thread} (${t.top || '—'})`).join('; ')
+			out.push(
+				`- ${several ? `${build} ` : ''}${label(page)}, round ${r.round + 1}, load ${r.loadAverage.toFixed(1)}: TBT ${ms(r.tbt)}, window ${Math.round(r.fcp)}–${Math.round(r.tti)}; long tasks ${tasks || 'none'}; trace ${trace || 'none'}`,
+			)
+		}
+	}
 	return out.join('\n') + '\n'
 }
 
@@ -297,6 +416,9 @@ function lighthouseVersion(): string {
 
 await runBench(async () => {
 	const loadStart = os.loadavg()[0] ?? 0
+	// The last bench's runs only (some 2–3 MB a run).
+	fs.rmSync(KEPT, { recursive: true, force: true })
+	fs.mkdirSync(KEPT, { recursive: true })
 	if (BUILDS.length === 1) buildSite(BUILDS[0]!, { log })
 	const sites = []
 	for (const build of BUILDS) {
@@ -309,6 +431,9 @@ await runBench(async () => {
 	const floorFile = path.join(tempDir('band-bench-floor-'), 'floor.html')
 	fs.writeFileSync(floorFile, FLOOR_HTML)
 	const floor = FLOOR ? await startStatic(floorFile) : null
+	const floorIslandFile = path.join(path.dirname(floorFile), 'floor-island.html')
+	fs.writeFileSync(floorIslandFile, FLOOR_HTML.replace('</head>', '<script type="module" src="/ilot.js"></script></head>'))
+	const floorIsland = FLOOR_ISLAND ? await startStatic(floorIslandFile) : null
 	const browser = await startChromium()
 	const runs: Run[] = []
 	const measure = async (build: string, page: string, round: number, url: string) => {
@@ -320,7 +445,7 @@ await runBench(async () => {
 		const run = { build, page, round, loadAverage, ...(await lighthouseRetrying(url, browser.port)) }
 		runs.push(run)
 		log(
-			`round ${round + 1} ${build} ${page}: score ${run.score}, FCP ${Math.round(run.fcp)} ms, LCP ${Math.round(run.lcp)} ms (observed ${Math.round(run.observedLcp)}), TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}, JS ${run.scriptGzip} B gzipped (${run.scriptNames.join(' ') || 'none'}), CPU to FCP ${Math.round(run.cpuToFcp)} ms, server ${Math.round(run.serverMs)} ms, load ${loadAverage.toFixed(1)}; main thread ${JSON.stringify(run.mainThread)}; ${run.lcpElement}`,
+			`round ${round + 1} ${build} ${page}: score ${run.score}, FCP ${Math.round(run.fcp)} ms, LCP ${Math.round(run.lcp)} ms (observed ${Math.round(run.observedLcp)}), TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}, JS ${run.scriptGzip} B gzipped (${run.scriptNames.join(' ') || 'none'}), CPU to FCP ${Math.round(run.cpuToFcp)} ms, server ${Math.round(run.serverMs)} ms, load ${loadAverage.toFixed(1)}; main thread ${JSON.stringify(run.mainThread)}; ${run.lcpElement}; TTI ${Math.round(run.tti)} ms; simulated long tasks ${JSON.stringify(run.longTasks)}; trace tasks ≥ 12.5 ms ${JSON.stringify(run.traceTasks)}; kept ${run.kept}`,
 		)
 	}
 	try {
@@ -334,12 +459,14 @@ await runBench(async () => {
 				}
 			}
 			if (floor) await measure(FLOOR_BUILD, 'floor', round, `${floor.origin}/plancher`)
+			if (floorIsland) await measure(FLOOR_BUILD, 'floor-island', round, `${floorIsland.origin}/plancher-ilot`)
 		}
 	} finally {
 		fs.writeFileSync(path.join(TMP, 'first-paint.json'), JSON.stringify(runs, null, '\t'))
 		await stop(browser.child)
 		for (const { site } of sites) await stop(site.child)
 		if (floor) await stop(floor.child)
+		if (floorIsland) await stop(floorIsland.child)
 	}
 	const text = report(runs, loadStart, os.loadavg()[0] ?? 0)
 	fs.writeFileSync(RESULTS, text)

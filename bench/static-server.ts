@@ -19,6 +19,12 @@ const server = http.createServer((req, res) => {
 		res.end()
 		return
 	}
+	// An empty module for a page that asks for one (bench/first-paint.ts's control with a script).
+	if (req.url?.endsWith('.js')) {
+		res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': 10 })
+		res.end(req.method === 'HEAD' ? undefined : 'export {}\n')
+		return
+	}
 	res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': size })
 	if (req.method === 'HEAD') {
 		res.end()
