@@ -19,8 +19,18 @@ export function useEventStatusLabels(): Record<EventStatus, string> {
 	}
 }
 
-/** The admin's badge: every status, « Programmé » included. */
-export function EventStatusTag(props: { status: EventStatus }) {
-	const labels = useEventStatusLabels()
-	return <Badge tone={EVENT_STATUS_TONES[props.status] ?? 'neutral'}>{labels[props.status] ?? props.status}</Badge>
+/**
+ * The admin's badge: every status, « Programmé » included. A list of many rows works the words out
+ * once (useEventStatusLabels) and hands them to each row's badge as `labels`.
+ */
+export function EventStatusTag(props: { status: EventStatus; labels?: Record<EventStatus, string> }) {
+	return props.labels ? <StatusBadge status={props.status} labels={props.labels} /> : <OwnLabels status={props.status} />
+}
+
+function OwnLabels(props: { status: EventStatus }) {
+	return <StatusBadge status={props.status} labels={useEventStatusLabels()} />
+}
+
+function StatusBadge(props: { status: EventStatus; labels: Record<EventStatus, string> }) {
+	return <Badge tone={EVENT_STATUS_TONES[props.status] ?? 'neutral'}>{props.labels[props.status] ?? props.status}</Badge>
 }

@@ -1,13 +1,11 @@
 import type { MouseEvent } from 'react'
 import { Trash2 } from '#app/components/icons.tsx'
 import { RouteLink } from '#app/components/route-link.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
-import { buttonClasses } from '#app/components/ui/button.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { linkClasses } from '#app/components/ui/link.tsx'
 import { Table, TableBody, TableHead, TableHeader } from '#app/components/ui/table.tsx'
 import type { EventListRow } from '#app/features/events/admin.server.ts'
-import { useEventStatusLabels } from '#app/features/events/status-tag.tsx'
-import { EVENT_STATUS_TONES } from '#app/features/events/status.tsx'
+import { EventStatusTag, useEventStatusLabels } from '#app/features/events/status-tag.tsx'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { formatShortDate, formatTime } from '#app/platform/time-zone.ts'
 import { EVENT_LIST_PATH } from './list-url.ts'
@@ -21,7 +19,6 @@ import { EVENT_LIST_PATH } from './list-url.ts'
 
 const TITLE_LINK = linkClasses('default', 'decoration-accent/70')
 const ANNOUNCE = buttonClasses('ghost', 'sm')
-const DELETE = buttonClasses('ghost', 'sm', 'text-muted hover:text-danger')
 
 export function EventTable(props: { label: string; rows: EventListRow[]; onDelete: (row: { id: string; title: string }) => void }) {
 	const { t } = useTranslation()
@@ -64,7 +61,7 @@ export function EventTable(props: { label: string; rows: EventListRow[]; onDelet
 							<span>{row.country !== 'FR' ? `${row.city} (${row.country})` : row.city}</span>
 						</td>
 						<td>
-							<Badge tone={EVENT_STATUS_TONES[row.status] ?? 'neutral'}>{labels[row.status] ?? row.status}</Badge>
+							<EventStatusTag status={row.status} labels={labels} />
 						</td>
 						<td>
 							{row.published ? (
@@ -76,16 +73,17 @@ export function EventTable(props: { label: string; rows: EventListRow[]; onDelet
 									{announce}
 								</RouteLink>
 							) : null}
-							<button
-								type="button"
+							<Button
+								variant="ghost"
+								size="sm"
 								value={row.id}
 								aria-haspopup="dialog"
 								aria-label={t('admin.events.delete.openLabel', { title: row.title })}
 								onClick={askDelete}
-								className={DELETE}
+								className="text-muted hover:text-danger"
 							>
 								<Trash2 aria-hidden="true" />
-							</button>
+							</Button>
 						</td>
 					</tr>
 				))}
