@@ -97,7 +97,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<Stylesheet href={stylesheet} signedIn={Boolean(rootData?.user)} />
 				<link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
 				<meta name="color-scheme" content="dark light" />
-				<link rel="icon" href={rootData?.favicon ?? '/favicon.svg'} type="image/svg+xml" />
+				<link
+					rel="icon"
+					href={rootData?.favicon ?? '/favicon.svg'}
+					type={rootData?.favicon.startsWith('data:image/png') ? 'image/png' : 'image/svg+xml'}
+				/>
 				{/*
 				 * An error page names itself (components/error-page.tsx). The routes' own meta is left out
 				 * there: after a refused POST their loader data is missing and their title would read
