@@ -416,24 +416,12 @@ export function createPageCache(options: {
 		fallback()
 	}
 
-	/**
-	 * The entry a request may be answered from at once, fresh or within its grace (then `stale`), if
-	 * there is one. A stale one is refreshed by one render in the background, as `answer` does: every
-	 * visitor meanwhile still gets the prepared answer, instead of the full way (under load a refresh
-	 * takes a second or more, and each answer on the full way cost several times a hit).
-	 */
-	function hitEntry(req: http.IncomingMessage): { entry: Entry; stale: boolean } | undefined {
+	/** The stored entry of a request the cache may answer at once (fresh or not), if there is one. */
+	function storedEntry(req: http.IncomingMessage): Entry | undefined {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return undefined
 		if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return undefined
 		// Only a path already stored passes (a key with ? or # never is): the rule of cacheKey held when it was.
-		const key = req.url ?? ''
-		const entry = entries.get(key)
-		if (!entry) return undefined
-		const age = now() - entry.storedAt
-		if (age <= ENTRY_TTL_MS) return { entry, stale: false }
-		if (age > ENTRY_TTL_MS + STALE_GRACE_MS) return undefined
-		refresh(key, options.clientAddress?.(req), entry)
-		return { entry, stale: true }
+		return entries.get(req.url ?? '')
 	}
 
 	return {
@@ -446,9 +434,17 @@ export function createPageCache(options: {
 		 * the plain, cheap path); the server's own headers are in the list.
 		 */
 		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): CachedPage | null {
-			const found = hitEntry(req)
-			if (!found) return null
-			const { entry, stale } = found
+			const entry = storedEntry(req)
+			if (!entry) return null
+			const age = now() - entry.storedAt
+			// Past its TTL, within its grace: still the prepared answer (`stale`), while one render
+			// refreshes it in the background, as `answer` does; under load a refresh takes a second or
+			// more, and every answer the full way meanwhile cost several hits.
+			const stale = age > ENTRY_TTL_MS
+			if (stale) {
+				if (age > ENTRY_TTL_MS + STALE_GRACE_MS) return null
+				refresh(req.url!, options.clientAddress?.(req), entry)
+			}
 			const encoding = preferredEncoding(req.headers['accept-encoding'])
 			const ifNoneMatch = req.headers['if-none-match']
 			const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)
