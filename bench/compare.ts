@@ -6,6 +6,8 @@
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 …                                      (the defaults)
  *   SEEDED_DIR=<folder> …                                                  (seeded once, copied at each run)
  *   NODE_ARGS_B='--single-threaded-gc' …                                   (Node's options for B's server, or A's: NODE_ARGS_A)
+ *   ROOT_A=<other checkout> …                                               (A's server is that checkout's server/, serving
+ *                                                                            <build A> inside it; or B's: ROOT_B)
  *
  * A virtual machine's speed can drift by a third within a minute: two runs of bench/dashboard.ts
  * taken apart cannot tell a change of 10 %. Here both builds serve copies of one data folder
@@ -13,7 +15,8 @@
  * the same time: 25 connections each, rounds of 5 s. Each round gives the CPU per request of each
  * server (user + system time, /proc); the result is each build's median and the number of rounds in
  * which B cost less than A. The server code (server/) is this checkout's for both: what is compared
- * is what the builds hold. Make each build with `BUILD_DIR=<folder> npm run build`.
+ * is what the builds hold, unless ROOT_A or ROOT_B names another checkout whose server runs that
+ * side (to compare changes of server/). Make each build with `BUILD_DIR=<folder> npm run build`.
  * Loopback only; every process started here is stopped before exit.
  */
 import fs from 'node:fs'
@@ -33,8 +36,12 @@ await runBench(async () => {
 		console.error('usage: node bench/compare.ts <build A> <build B> [path]')
 		return 2
 	}
-	for (const build of [buildA, buildB])
-		if (!fs.existsSync(path.join(build, 'server', 'index.js')))
+	const roots = { A: process.env.ROOT_A && path.resolve(process.env.ROOT_A), B: process.env.ROOT_B && path.resolve(process.env.ROOT_B) }
+	for (const [name, build] of [
+		['A', buildA],
+		['B', buildB],
+	] as const)
+		if (!fs.existsSync(path.join(roots[name] || '.', build, 'server', 'index.js')))
 			throw new Error(`${build} holds no build (BUILD_DIR=${build} npm run build)`)
 
 	const email = 'bench-admin@example.test'
@@ -58,7 +65,7 @@ await runBench(async () => {
 		const dataDir = tempDir(`band-bench-compare-${name}-`)
 		fs.cpSync(seeded, dataDir, { recursive: true })
 		const nodeArgs = (process.env[`NODE_ARGS_${name}`] ?? '').split(/\s+/).filter(Boolean)
-		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs })
+		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs, root: roots[name] || undefined })
 		const cookie = anonymous ? undefined : await signIn(site.origin, email, password)
 		const target = { name, url: site.origin + page, pids: [site.pid], headers: cookie ? { cookie } : undefined, child: site.child }
 		const check = await fetch(target.url, { headers: target.headers, redirect: 'manual' })

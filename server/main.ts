@@ -135,6 +135,7 @@ function createSite(build: ServerBuild) {
 			render,
 			siteUrl: env.SITE_URL,
 			serverHeaders: securityHeaders,
+			clientAddress: (req) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy),
 			onError: (error) => log.error({ err: error }, 'page cache error'),
 		}),
 	}

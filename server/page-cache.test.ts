@@ -156,6 +156,70 @@ describe('serveHit', () => {
 	})
 })
 
+describe('serveHit, a page past its time', () => {
+	let clock = 0
+	let renders = 0
+	let rendered: Promise<void> = Promise.resolve()
+	const addresses: (string | null)[] = []
+	const cache = createPageCache({
+		build: oneRoute,
+		app: cacheApp,
+		render: async (request) => {
+			const n = ++renders
+			addresses.push(request.headers.get('x-client-address'))
+			await rendered
+			return new Response(`<!DOCTYPE html><html><body><main>Rendu ${n}</main></body></html>`, {
+				headers: { 'content-type': 'text/html; charset=utf-8' },
+			})
+		},
+		siteUrl: 'http://127.0.0.1',
+		clientAddress: () => '203.0.113.7',
+		now: () => clock,
+	})
+	const site = serve(cache, (req, res) => {
+		if (cache.serveHit(req, res, 'id-1')) return
+		res.setHeader('x-served', 'full')
+		if (!cache.take(req, res, () => res.end('fallback'))) res.end('not cached')
+	})
+	const get = async (headers: Record<string, string> = {}) => {
+		const response = await fetch(`${site.origin}/events`, { headers })
+		return {
+			status: response.status,
+			cache: response.headers.get('x-page-cache'),
+			served: response.headers.get('x-served'),
+			etag: response.headers.get('etag'),
+			html: await response.text(),
+		}
+	}
+
+	it('is answered at once, stale, while one render in the background refreshes it; then the new one is', async () => {
+		expect(await get()).toMatchObject({ cache: 'miss', served: 'full' })
+		clock = 61_000
+		let finish!: () => void
+		rendered = new Promise((resolve) => (finish = resolve))
+		const stale = await get()
+		expect(stale).toMatchObject({ status: 200, cache: 'stale', served: null, html: expect.stringContaining('Rendu 1') })
+		for (let k = 0; k < 2; k++)
+			expect(await get()).toMatchObject({ cache: 'stale', served: null, html: expect.stringContaining('Rendu 1') })
+		expect(await get({ 'if-none-match': stale.etag! })).toMatchObject({ status: 304, cache: 'stale', served: null })
+		expect(renders).toBe(2)
+		expect(addresses[1]).toBe('203.0.113.7')
+		finish()
+		// The new page is kept once compressed (brotli at its best: slow on a busy machine).
+		let next = await get()
+		for (let k = 0; k < 100 && next.cache === 'stale'; k++) {
+			await new Promise((resolve) => setTimeout(resolve, 20))
+			next = await get()
+		}
+		expect(next).toMatchObject({ cache: 'hit', served: null, html: expect.stringContaining('Rendu 2') })
+	})
+
+	it('is left to the full way once its grace has passed too', async () => {
+		clock += 121_000
+		expect(await get()).toMatchObject({ cache: 'miss', served: 'full', html: expect.stringContaining('Rendu 3') })
+	})
+})
+
 describe('a page past its time', () => {
 	let clock = 0
 	let renders = 0

@@ -61,6 +61,9 @@ interface Entry {
 	 */
 	rawHit: Record<Encoding, string[]>
 	rawNotModified: Record<Encoding, string[]>
+	/** The same for an answer from the entry past its TTL, while one render refreshes it (`x-page-cache: stale`). */
+	rawStale: Record<Encoding, string[]>
+	rawStaleNotModified: Record<Encoding, string[]>
 	/** The route module that rendered it (the metrics' label). */
 	route: string
 	storedAt: number
@@ -200,6 +203,8 @@ export function createPageCache(options: {
 	siteUrl: string
 	/** What the server sends with every answer (security headers), built into a hit's header list. */
 	serverHeaders?: Record<string, string>
+	/** A request's client address, for the render that refreshes a stale entry from `serveHit`. */
+	clientAddress?: (req: http.IncomingMessage) => string
 	onError?: (error: unknown) => void
 	now?: () => number
 }) {
@@ -237,7 +242,13 @@ export function createPageCache(options: {
 		return !/\b(?:private|no-store)\b/i.test(response.headers.get('cache-control') ?? '')
 	}
 
-	async function toEntry(response: Response, route: string): Promise<Entry> {
+	/**
+	 * The entry of a rendered page. `previous`: the entry it replaces; when the page's bytes are the
+	 * same (most refreshes past the TTL: only what depends on the clock changes, seldom), its compressed
+	 * copies and hash are reused instead of being made again (brotli at its best costs some 50 ms of CPU
+	 * per page, a refresh's largest part).
+	 */
+	async function toEntry(response: Response, route: string, previous?: Entry): Promise<Entry> {
 		let html = await response.text()
 		// The render's nonce is worthless once the bytes are shared: take it out, allow scripts by hash.
 		const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
@@ -245,28 +256,34 @@ export function createPageCache(options: {
 		// The first paint needs no script: a first visit's bandwidth goes to the stylesheet, the
 		// fonts and the images; the modules are fetched once the page has loaded (deferHydration).
 		html = deferHydration(html.replace(MODULE_PRELOAD, ''))
-		const identity = Buffer.from(html, 'utf8')
-		const [gzipped, brotlied] = await Promise.all([
-			gzip(identity, { level: 9 }),
-			brotli(identity, {
-				params: {
-					[zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-					[zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-					[zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-				},
-			}),
-		])
+		const fresh = Buffer.from(html, 'utf8')
+		const same = previous !== undefined && previous.bodies.identity.equals(fresh)
+		const identity = same ? previous.bodies.identity : fresh
+		const [gzipped, brotlied] = same
+			? [previous.bodies.gzip, previous.bodies.br]
+			: await Promise.all([
+					gzip(identity, { level: 9 }),
+					brotli(identity, {
+						params: {
+							[zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+							[zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+							[zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+						},
+					}),
+				])
 		const headers: Record<string, string> = {}
 		for (const [name, value] of response.headers) if (!DROPPED_HEADERS.has(name)) headers[name] = value
 		headers['cache-control'] ??= 'no-cache'
 		if (process.env.NODE_ENV === 'production') headers['content-security-policy'] = app.policy(inlineScriptHashes(html))
 		headers['vary'] = 'Accept-Encoding, Cookie'
-		const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27)
+		const hash = same ? previous.hash : createHash('sha256').update(identity).digest('base64url').slice(0, 27)
 		const bodies = { identity, gzip: gzipped, br: brotlied }
 		const responseHeaders = {} as Entry['responseHeaders']
 		const notModified = {} as Entry['notModified']
 		const rawHit = {} as Entry['rawHit']
 		const rawNotModified = {} as Entry['rawNotModified']
+		const rawStale = {} as Entry['rawStale']
+		const rawStaleNotModified = {} as Entry['rawStaleNotModified']
 		for (const encoding of ENCODINGS) {
 			const etag = etagOf(hash, encoding)
 			responseHeaders[encoding] = {
@@ -279,22 +296,40 @@ export function createPageCache(options: {
 			notModified[encoding] = { etag, 'cache-control': headers['cache-control'], vary: headers['vary'] }
 			rawHit[encoding] = rawHeaderList(serverHeaders, responseHeaders[encoding])
 			rawNotModified[encoding] = rawHeaderList(serverHeaders, { ...notModified[encoding], [CACHE_STATUS_HEADER]: 'hit' })
+			rawStale[encoding] = rawHeaderList(serverHeaders, { ...responseHeaders[encoding], [CACHE_STATUS_HEADER]: 'stale' })
+			rawStaleNotModified[encoding] = rawHeaderList(serverHeaders, { ...notModified[encoding], [CACHE_STATUS_HEADER]: 'stale' })
 		}
-		return { hash, bodies, responseHeaders, notModified, rawHit, rawNotModified, route, storedAt: now() }
+		return {
+			hash,
+			bodies,
+			responseHeaders,
+			notModified,
+			rawHit,
+			rawNotModified,
+			rawStale,
+			rawStaleNotModified,
+			route,
+			storedAt: now(),
+		}
+	}
+
+	/** The client's address as the server set it for the app (server/main.ts), for the render's request. */
+	function addressOf(req: http.IncomingMessage): string | undefined {
+		const address = req.headers['x-client-address']
+		return typeof address === 'string' ? address : undefined
 	}
 
 	/** Renders the page once for everyone asking at the same time; keeps it unless content changed meanwhile. */
-	function fill(key: string, req: http.IncomingMessage) {
+	function fill(key: string, address: string | undefined) {
 		const running = filling.get(key)
 		if (running) return { leader: false, result: running }
 		const result = (async () => {
 			const generation = app.generation()
 			const headers = new Headers({ accept: 'text/html', [app.fillHeader]: '1' })
-			const address = req.headers['x-client-address']
-			if (typeof address === 'string') headers.set('x-client-address', address)
+			if (address !== undefined) headers.set('x-client-address', address)
 			const response = await render(new Request(new URL(key, siteUrl), { method: 'GET', headers }))
 			if (!isStorable(response)) return { response }
-			const entry = await toEntry(response, routeOf(key) ?? 'unmatched')
+			const entry = await toEntry(response, routeOf(key) ?? 'unmatched', entries.peek(key))
 			if (generation === app.generation()) entries.set(key, entry)
 			return { entry }
 		})()
@@ -307,8 +342,9 @@ export function createPageCache(options: {
 	 * Renders a stale entry's page again in the background (once, however many ask meanwhile). When
 	 * the page is no longer one to keep, the stale copy goes: the next visitor gets the render.
 	 */
-	function refresh(key: string, req: http.IncomingMessage, stale: Entry) {
-		const { leader, result } = fill(key, req)
+	function refresh(key: string, address: string | undefined, stale: Entry) {
+		if (filling.has(key)) return
+		const { leader, result } = fill(key, address)
 		if (!leader) return
 		const forget = () => {
 			if (entries.peek(key) === stale) entries.delete(key)
@@ -358,7 +394,7 @@ export function createPageCache(options: {
 		let entry = entries.get(key)
 		const age = entry ? now() - entry.storedAt : 0
 		if (entry && age > ENTRY_TTL_MS && age <= ENTRY_TTL_MS + STALE_GRACE_MS) {
-			refresh(key, req, entry)
+			refresh(key, addressOf(req), entry)
 			return send(req, res, entry, 'stale')
 		}
 		if (entry && age > ENTRY_TTL_MS) {
@@ -366,7 +402,7 @@ export function createPageCache(options: {
 			entry = undefined
 		}
 		if (entry) return send(req, res, entry, 'hit')
-		const { leader, result } = fill(key, req)
+		const { leader, result } = fill(key, addressOf(req))
 		let outcome: { entry?: Entry; response?: Response }
 		try {
 			outcome = await result
@@ -380,30 +416,41 @@ export function createPageCache(options: {
 		fallback()
 	}
 
-	/** The entry a request may be answered from at once, if there is a fresh one. */
-	function freshHit(req: http.IncomingMessage): Entry | undefined {
+	/** The stored entry of a request the cache may answer at once (fresh or not), if there is one. */
+	function storedEntry(req: http.IncomingMessage): Entry | undefined {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return undefined
 		if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return undefined
 		// Only a path already stored passes (a key with ? or # never is): the rule of cacheKey held when it was.
-		const entry = entries.get(req.url ?? '')
-		return entry && now() - entry.storedAt <= ENTRY_TTL_MS ? entry : undefined
+		return entries.get(req.url ?? '')
 	}
 
 	return {
 		/**
-		 * A hit answered first, before anything else the server does per request: when a fresh entry
-		 * answers this request, its prepared header list (with `requestId`) and bytes are written in one
-		 * `writeHead` and one `end`, and the page is returned (the status is `res.statusCode`); else null, and
-		 * nothing was written. Nothing may have been set on `res` before (writeHead with a list is then
+		 * A hit answered first, before anything else the server does per request: when an entry answers
+		 * this request (fresh, or stale within its grace: then one render refreshes it in the background),
+		 * its prepared header list (with `requestId`) and bytes are
+		 * written in one `writeHead` and one `end`, and the page is returned (the status is
+		 * `res.statusCode`); else null, and nothing was written. Nothing may have been set on `res` before (writeHead with a list is then
 		 * the plain, cheap path); the server's own headers are in the list.
 		 */
 		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): CachedPage | null {
-			const entry = freshHit(req)
+			const entry = storedEntry(req)
 			if (!entry) return null
+			const age = now() - entry.storedAt
+			// Past its TTL, within its grace: still the prepared answer (`stale`), while one render
+			// refreshes it in the background, as `answer` does; under load a refresh takes a second or
+			// more, and every answer the full way meanwhile cost several hits.
+			const stale = age > ENTRY_TTL_MS
+			if (stale) {
+				if (age > ENTRY_TTL_MS + STALE_GRACE_MS) return null
+				refresh(req.url!, options.clientAddress?.(req), entry)
+			}
 			const encoding = preferredEncoding(req.headers['accept-encoding'])
 			const ifNoneMatch = req.headers['if-none-match']
 			const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)
-			const list = notModified ? entry.rawNotModified[encoding] : entry.rawHit[encoding]
+			const list = stale
+				? (notModified ? entry.rawStaleNotModified : entry.rawStale)[encoding]
+				: (notModified ? entry.rawNotModified : entry.rawHit)[encoding]
 			// writeHead turns the list into the header block at once: the slot is free again right after.
 			list[list.length - 1] = requestId
 			res.writeHead(notModified ? 304 : 200, list)
