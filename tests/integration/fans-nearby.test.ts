@@ -19,6 +19,7 @@ import { signUpConfirmed } from '../support/members.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { formPost, get, outcome, routeArgs } from '../support/requests.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
+import { parisDay } from '#app/platform/time-zone.ts'
 
 /*
  * Concerts and the fans near them, through the real routes and a real SMTP server: a venue placed
@@ -316,7 +317,8 @@ describe('segments of the subscribers admin', () => {
 		expect(await emails({ source: 'landing', ville: 'Brest' })).toEqual(['fan-brest@exemple.fr'])
 		expect(await emails({ source: 'import', ville: 'Brest' })).toEqual([])
 		expect(await emails({ from: '2999-01-01' })).toEqual([])
-		const today = new Date().toISOString().slice(0, 10)
+		// The site's day (Paris), which the filter reads, not UTC's: they differ for an hour or two each night.
+		const today = parisDay()
 		expect(await emails({ from: '2020-01-01', to: today, ville: 'Brest' })).toEqual(['fan-brest@exemple.fr'])
 		// A town the list does not know: said next to the field, the other filters still apply.
 		const unknown = await outcome(
@@ -353,6 +355,8 @@ describe('segments of the subscribers admin', () => {
 			) as never,
 		)
 		const text = await (csv as Response).text()
+		// Named after the site's day, as the admin's list dates everything (Paris), not UTC's.
+		expect((csv as Response).headers.get('content-disposition')).toContain(`abonnes-newsletter-active-${parisDay()}.csv`)
 		expect(text.split('\r\n')[0]).toContain(',ville')
 		expect(text).toContain('fan-lyon@exemple.fr')
 		expect(text).toContain('Lyon (Rhône)')

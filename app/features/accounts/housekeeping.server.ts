@@ -1,6 +1,7 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { contactMessage, outboxMail, pageViewDaily, rateLimit, session, verification } from '#app/platform/db/schema.ts'
+import { parisDay } from '#app/platform/time-zone.ts'
 
 /**
  * What the site keeps, and for how long. The privacy policy states the same durations; change
@@ -52,7 +53,7 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<PurgeRepor
 	oldestKept.setUTCMonth(oldestKept.getUTCMonth() - RETENTION.pageViewMonths)
 	const pageViewDays = await db
 		.delete(pageViewDaily)
-		.where(lt(pageViewDaily.day, oldestKept.toISOString().slice(0, 10)))
+		.where(lt(pageViewDaily.day, parisDay(oldestKept)))
 		.returning({ day: pageViewDaily.day })
 	return {
 		sessions: sessions.length,
