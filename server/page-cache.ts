@@ -44,6 +44,11 @@ const ENTRY_TTL_MS = 60_000
  * content empties the cache outright: only the clock's effects may show late, by one render.
  */
 const STALE_GRACE_MS = 60_000
+/** What an entry of this age may still do: answer as it is, answer while one render refreshes it, or nothing. */
+function freshness(storedAt: number, at: number): 'hit' | 'stale' | 'expired' {
+	const age = at - storedAt
+	return age <= ENTRY_TTL_MS ? 'hit' : age <= ENTRY_TTL_MS + STALE_GRACE_MS ? 'stale' : 'expired'
+}
 /** Memory for cached pages, all encodings counted. */
 const MAX_BYTES = 32 * 1024 * 1024
 
@@ -391,17 +396,13 @@ export function createPageCache(options: {
 	}
 
 	async function answer(req: http.IncomingMessage, res: http.ServerResponse, key: string, fallback: () => void) {
-		let entry = entries.get(key)
-		const age = entry ? now() - entry.storedAt : 0
-		if (entry && age > ENTRY_TTL_MS && age <= ENTRY_TTL_MS + STALE_GRACE_MS) {
-			refresh(key, addressOf(req), entry)
-			return send(req, res, entry, 'stale')
-		}
-		if (entry && age > ENTRY_TTL_MS) {
+		const entry = entries.get(key)
+		if (entry) {
+			const state = freshness(entry.storedAt, now())
+			if (state === 'stale') refresh(key, addressOf(req), entry)
+			if (state !== 'expired') return send(req, res, entry, state)
 			entries.delete(key)
-			entry = undefined
 		}
-		if (entry) return send(req, res, entry, 'hit')
 		const { leader, result } = fill(key, addressOf(req))
 		let outcome: { entry?: Entry; response?: Response }
 		try {
@@ -436,15 +437,13 @@ export function createPageCache(options: {
 		serveHit(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): CachedPage | null {
 			const entry = storedEntry(req)
 			if (!entry) return null
-			const age = now() - entry.storedAt
 			// Past its TTL, within its grace: still the prepared answer (`stale`), while one render
 			// refreshes it in the background, as `answer` does; under load a refresh takes a second or
 			// more, and every answer the full way meanwhile cost several hits.
-			const stale = age > ENTRY_TTL_MS
-			if (stale) {
-				if (age > ENTRY_TTL_MS + STALE_GRACE_MS) return null
-				refresh(req.url!, options.clientAddress?.(req), entry)
-			}
+			const state = freshness(entry.storedAt, now())
+			if (state === 'expired') return null
+			const stale = state === 'stale'
+			if (stale) refresh(req.url!, options.clientAddress?.(req), entry)
 			const encoding = preferredEncoding(req.headers['accept-encoding'])
 			const ifNoneMatch = req.headers['if-none-match']
 			const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash)
