@@ -416,10 +416,10 @@ export async function cannon(
 	}
 }
 
-/** A bench's load: 50 connections, its own defaults, BENCH_SECONDS and BENCH_ROUNDS over them. */
+/** A bench's load: 50 connections (or BENCH_CONNECTIONS), its own defaults, BENCH_SECONDS and BENCH_ROUNDS over them. */
 export function loadPlan(defaults: { warmupSeconds: number; seconds: number; rounds: number }): LoadPlan & { connections: number } {
 	return {
-		connections: 50,
+		connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
 		warmupSeconds: defaults.warmupSeconds,
 		seconds: Number(process.env.BENCH_SECONDS ?? defaults.seconds),
 		rounds: Number(process.env.BENCH_ROUNDS ?? defaults.rounds),

@@ -8,11 +8,16 @@ import { routeStrings } from '#app/i18n/route-strings.ts'
 /** The strings this screen needs in the browser (app/i18n/route-strings.ts). */
 export const handle = routeStrings('admin.nav')
 
-/** The admin container. Its own check is not enough: every admin loader and action checks again. */
-export async function loader({ request }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	return null
-}
+/**
+ * The admin container's check, before any loader or action of the screens inside it runs (a
+ * middleware, not a loader: it guards their actions too, and adds no loader data to each page).
+ * It is not the only one: every admin loader and action checks again.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+	async ({ request }) => {
+		await requireAdmin(request)
+	},
+]
 
 export default function AdminLayout() {
 	const { t } = useTranslation()
