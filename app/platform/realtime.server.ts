@@ -95,6 +95,10 @@ export async function startRealtime(database: Database, logger: Logger): Promise
 		async publish(topic, data, executor = database.db) {
 			const payload = JSON.stringify({ t: topic, d: data ?? null })
 			if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`realtime payload too large for topic ${topic}`)
+			// The embedded database belongs to this process alone (docs/decisions/0003): a topic nobody
+			// here listens to has no listener anywhere, and the statement would be work for nothing (the
+			// page views' write every 2 s under traffic, for one, when no stats screen is open).
+			if (database.kind === 'pglite' && !listeners.has(topic)) return
 			await executor.execute(sql`select pg_notify(${CHANNEL}, ${payload})`)
 		},
 		subscribe(topic, listener) {
