@@ -96,6 +96,52 @@ describe(`audience figures on ${kind}`, () => {
 		await db().delete(pageViewDaily)
 	})
 
+	// PGlite runs in the server's thread: under traffic this write comes every 2 s, and each statement
+	// of it is time taken from the requests (bench/RESULTS-public-pages.md, 2026-11-29).
+	it.runIf(kind === 'pglite')(
+		'writes views from no other site in one statement, and signals the stats screen only while one listens',
+		async () => {
+			await view('/', { referer: 'https://www.google.fr/' }) // opens the counter
+			await flushPageViews()
+			await db().delete(pageViewDaily)
+			const pglite = env.platform.database.pglite!
+			const sent: string[] = []
+			const names = ['query', 'exec', 'transaction'] as const
+			for (const name of names) {
+				const original = pglite[name].bind(pglite) as (...args: unknown[]) => unknown
+				Object.defineProperty(pglite, name, {
+					configurable: true,
+					value: (...args: unknown[]) => {
+						sent.push(`${name} ${typeof args[0] === 'string' ? args[0] : '(callback)'}`)
+						return original(...args)
+					},
+				})
+			}
+			try {
+				await view('/contact')
+				await view('/contact')
+				await flushPageViews()
+				expect(sent).toEqual([expect.stringMatching(/^query insert into "page_view_daily"/)])
+
+				// A stats screen open (it listens to the topic): the same write, then its signal.
+				sent.length = 0
+				const heard: unknown[] = []
+				const stop = env.platform.realtime.subscribe(STATS_TOPIC, (data) => heard.push(data))
+				await view('/contact')
+				await flushPageViews()
+				stop()
+				expect(sent).toEqual([expect.stringMatching(/^query insert into "page_view_daily"/), expect.stringMatching(/pg_notify/)])
+				await vi.waitFor(() => expect(heard).toEqual([{ source: 'audience' }]))
+				expect(await db().select().from(pageViewDaily)).toEqual([
+					{ day: parisDay(), path: '/contact', referrer: '', utmSource: '', views: 3 },
+				])
+			} finally {
+				for (const name of names) delete (pglite as unknown as Record<string, unknown>)[name]
+				await db().delete(pageViewDaily)
+			}
+		},
+	)
+
 	it('counts views of public pages in memory and writes them per day, page, referring domain and UTM source', async () => {
 		const adminCookie = await person('admin')
 		const memberCookie = await person('user')
