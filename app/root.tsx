@@ -33,12 +33,21 @@ import { trailingSlashMiddleware } from '#app/platform/trailing-slash.server.ts'
 import stylesheet from './styles/public.css?url'
 import displayFont from '@font-subsets/anton-capitals.woff2?url'
 
+/**
+ * Every request's rules, in two steps of React Router's middleware chain, since each step has a cost
+ * of its own (as five steps, four of them cost 2.8 % of a signed-in page's CPU: bench/RESULTS-dashboard.md).
+ * First, a personal answer is marked for no shared cache on its way out: this step wraps all the rest.
+ * Then, in order: a cross-site write is refused, a body that is not a form is refused, a path ending
+ * in a slash is redirected, and the session is read. Each rule lives in its own module.
+ */
 export const middleware: Route.MiddlewareFunction[] = [
-	originCheckMiddleware,
 	privateCacheMiddleware,
-	formGuardMiddleware,
-	trailingSlashMiddleware,
-	sessionMiddleware,
+	async (args) => {
+		originCheckMiddleware(args)
+		await formGuardMiddleware(args)
+		trailingSlashMiddleware(args)
+		await sessionMiddleware(args)
+	},
 ]
 
 /** The strings every page needs in the browser; each route adds its own (i18n/route-strings.ts). */

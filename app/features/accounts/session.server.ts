@@ -18,9 +18,9 @@ const reads = new WeakMap<Request, Promise<SessionRead | null>>()
 /** The session user, as the root middleware read it for this request. */
 export const sessionUserContext = createContext<SessionUser | null>(null)
 
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+/** Reads this request's session into the router context (a step of the root's middleware: app/root.tsx). */
+export async function sessionMiddleware({ request, context }: Pick<Parameters<MiddlewareFunction<Response>>[0], 'request' | 'context'>) {
 	context.set(sessionUserContext, await getSessionUser(request))
-	return next()
 }
 
 /** The signed-in user of this request, or null. Never trusts anything but the session cookie. */
