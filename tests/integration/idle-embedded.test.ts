@@ -9,6 +9,7 @@ import { newSecret } from '#app/platform/random-token.server.ts'
 import { databaseKind } from '../support/database.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { startTestSmtp, type TestSmtp } from '../support/smtp.ts'
+import { watchStatements } from '../support/pglite-statements.ts'
 
 /*
  * On the embedded database, a server at rest sends it no statement at all: no job queue poll, no
@@ -33,23 +34,12 @@ describe.runIf(databaseKind() === 'pglite')('an embedded site at rest', () => {
 	beforeAll(async () => {
 		smtp = await startTestSmtp()
 		env = await startTestPlatform({ env: { SMTP_URL: smtp.url } })
-		const pglite = env.platform.database.pglite!
-		// Counted from here: every statement the site sends the engine goes through one of these.
-		const count = <K extends 'query' | 'exec' | 'transaction'>(name: K) => {
-			const original = pglite[name].bind(pglite) as (...args: unknown[]) => unknown
-			Object.defineProperty(pglite, name, {
-				configurable: true,
-				value: (...args: unknown[]) => {
-					statements++
-					recent.push(`${new Date().toISOString()} ${name} ${String(typeof args[0] === 'string' ? args[0] : '(callback)').slice(0, 160)}`)
-					if (recent.length > 20) recent.shift()
-					return original(...args)
-				},
-			})
-		}
-		count('query')
-		count('exec')
-		count('transaction')
+		// Counted from here: every statement the site sends the engine.
+		watchStatements(env.platform.database.pglite!, (statement) => {
+			statements++
+			recent.push(`${new Date().toISOString()} ${statement.slice(0, 170)}`)
+			if (recent.length > 20) recent.shift()
+		})
 		const { workers } = await startBackground()
 		await workers
 	}, 120_000)

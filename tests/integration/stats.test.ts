@@ -18,6 +18,7 @@ import { insertEvent, daysFrom } from '../support/events.ts'
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts'
 import { campaignWithCodes, members as insertMembers } from '../support/codes.ts'
 import { get, outcome, routeArgs, thrown } from '../support/requests.ts'
+import { watchStatements } from '../support/pglite-statements.ts'
 
 /*
  * Audience figures and the stats screen on a real database: page views counted as the HTTP server
@@ -104,19 +105,9 @@ describe(`audience figures on ${kind}`, () => {
 			await view('/', { referer: 'https://www.google.fr/' }) // opens the counter
 			await flushPageViews()
 			await db().delete(pageViewDaily)
-			const pglite = env.platform.database.pglite!
 			const sent: string[] = []
-			const names = ['query', 'exec', 'transaction'] as const
-			for (const name of names) {
-				const original = pglite[name].bind(pglite) as (...args: unknown[]) => unknown
-				Object.defineProperty(pglite, name, {
-					configurable: true,
-					value: (...args: unknown[]) => {
-						sent.push(`${name} ${typeof args[0] === 'string' ? args[0] : '(callback)'}`)
-						return original(...args)
-					},
-				})
-			}
+			const unwatch = watchStatements(env.platform.database.pglite!, (statement) => sent.push(statement))
+			let stop = () => {}
 			try {
 				await view('/contact')
 				await view('/contact')
@@ -126,17 +117,17 @@ describe(`audience figures on ${kind}`, () => {
 				// A stats screen open (it listens to the topic): the same write, then its signal.
 				sent.length = 0
 				const heard: unknown[] = []
-				const stop = env.platform.realtime.subscribe(STATS_TOPIC, (data) => heard.push(data))
+				stop = env.platform.realtime.subscribe(STATS_TOPIC, (data) => heard.push(data))
 				await view('/contact')
 				await flushPageViews()
-				stop()
 				expect(sent).toEqual([expect.stringMatching(/^query insert into "page_view_daily"/), expect.stringMatching(/pg_notify/)])
 				await vi.waitFor(() => expect(heard).toEqual([{ source: 'audience' }]))
 				expect(await db().select().from(pageViewDaily)).toEqual([
 					{ day: parisDay(), path: '/contact', referrer: '', utmSource: '', views: 3 },
 				])
 			} finally {
-				for (const name of names) delete (pglite as unknown as Record<string, unknown>)[name]
+				stop()
+				unwatch()
 				await db().delete(pageViewDaily)
 			}
 		},
