@@ -1,7 +1,7 @@
 import { createElement, Suspense, use } from 'react'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
-import { awaitsData, wholeBody } from './document-body.server.ts'
+import { awaitsData, wholeBody, wholeDocumentOf, wholeDocumentResponse } from './document-body.server.ts'
 
 describe('awaitsData', () => {
 	test('is false when every loader and action answered with plain data', () => {
@@ -51,5 +51,34 @@ describe('wholeBody', () => {
 		).toString('utf8')
 		expect(body).toContain('<p>la suite</p>')
 		expect(body).not.toContain('attente')
+	})
+})
+
+describe('wholeDocumentResponse', () => {
+	const page = () => new TextEncoder().encode('<!doctype html><p>Été</p>') as Uint8Array<ArrayBuffer>
+
+	test('keeps the very bytes for the server, uncopied, with their length', () => {
+		const bytes = page()
+		const response = wholeDocumentResponse(bytes, { status: 200, headers: new Headers({ 'Content-Type': 'text/html' }) })
+		expect(wholeDocumentOf(response)).toBe(bytes)
+		expect(response.headers.get('content-length')).toBe(String(bytes.byteLength))
+		expect(response.status).toBe(200)
+	})
+
+	test('gives the same page to whoever reads its body instead (the page cache), and then no longer to the server', async () => {
+		const bytes = page()
+		const response = wholeDocumentResponse(bytes, { status: 200, headers: new Headers() })
+		expect(await response.text()).toBe('<!doctype html><p>Été</p>')
+		expect(wholeDocumentOf(response)).toBeUndefined()
+	})
+
+	test('gives the bytes to a copy as well', async () => {
+		const response = wholeDocumentResponse(page(), { status: 200, headers: new Headers() })
+		const copy = response.clone()
+		expect(await copy.text()).toBe(await response.text())
+	})
+
+	test('is answered by another response of the app as undefined', () => {
+		expect(wholeDocumentOf(new Response('x'))).toBeUndefined()
 	})
 })
