@@ -2,10 +2,11 @@
  * Two builds of the site, one page, loaded in the same seconds: which one costs less CPU per request.
  *
  *   node_modules/.bin/node bench/compare.ts <build A> <build B> [path]    (default /dashboard, signed in)
- *   ANONYMOUS=1 …                                                          (no session cookie)
+ *   ANONYMOUS=1 …                                                          (no session cookie: a browser's document headers)
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 …                                      (the defaults)
  *   SEEDED_DIR=<folder> …                                                  (seeded once, copied at each run)
  *   NODE_ARGS_B='--single-threaded-gc' …                                   (Node's options for B's server, or A's: NODE_ARGS_A)
+ *   ENV_B='MALLOC_MMAP_THRESHOLD_=16384' …                                 (variables added to B's environment, or A's: ENV_A)
  *   ROOT_A=<other checkout> …                                               (A's server is that checkout's server/, serving
  *                                                                            <build A> inside it; or B's: ROOT_B)
  *
@@ -23,7 +24,20 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { stop } from './processes.ts'
-import { cannon, makeLog, median, runBench, seedDemo, signIn, startSite, tempDir, type Round, type Target } from './support/harness.ts'
+import {
+	CHROMIUM_DOCUMENT_HEADERS,
+	cannon,
+	envPairs,
+	makeLog,
+	median,
+	runBench,
+	seedDemo,
+	signIn,
+	startSite,
+	tempDir,
+	type Round,
+	type Target,
+} from './support/harness.ts'
 
 const [buildA, buildB, page = '/dashboard'] = process.argv.slice(2)
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
@@ -65,9 +79,18 @@ await runBench(async () => {
 		const dataDir = tempDir(`band-bench-compare-${name}-`)
 		fs.cpSync(seeded, dataDir, { recursive: true })
 		const nodeArgs = (process.env[`NODE_ARGS_${name}`] ?? '').split(/\s+/).filter(Boolean)
-		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs, root: roots[name] || undefined })
+		// ENV_B='MALLOC_MMAP_THRESHOLD_=16384 …': variables added to that side's environment.
+		const env = envPairs(process.env[`ENV_${name}`])
+		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs, env, root: roots[name] || undefined })
 		const cookie = anonymous ? undefined : await signIn(site.origin, email, password)
-		const target = { name, url: site.origin + page, pids: [site.pid], headers: cookie ? { cookie } : undefined, child: site.child }
+		// Anonymous: a browser's document request (the page cache's hit, page views counted).
+		const target = {
+			name,
+			url: site.origin + page,
+			pids: [site.pid],
+			headers: cookie ? { cookie } : CHROMIUM_DOCUMENT_HEADERS,
+			child: site.child,
+		}
 		const check = await fetch(target.url, { headers: target.headers, redirect: 'manual' })
 		await check.arrayBuffer()
 		if (check.status !== 200) throw new Error(`${page} on build ${name} answered ${check.status}`)

@@ -27,6 +27,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { freePort, start, stop, waitForHttp } from './processes.ts'
 import {
+	CHROMIUM_DOCUMENT_HEADERS,
 	ROOT,
 	TMP,
 	buildSite,
@@ -63,20 +64,6 @@ const CHECKOUTS = (process.env.CHECKOUTS ?? 'ours=.').split(',').map((item) => {
 })
 const started = new Date()
 const log = makeLog('public pages bench', started.getTime())
-
-/** What Chromium 13x sends for a document it navigates to by typing the address. */
-const CHROMIUM_DOCUMENT_HEADERS = {
-	'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-	accept:
-		'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
-	'accept-encoding': 'gzip, deflate, br, zstd',
-	'accept-language': 'fr-FR,fr;q=0.9',
-	'sec-fetch-dest': 'document',
-	'sec-fetch-mode': 'navigate',
-	'sec-fetch-site': 'none',
-	'sec-fetch-user': '?1',
-	'upgrade-insecure-requests': '1',
-}
 
 interface Page {
 	path: string

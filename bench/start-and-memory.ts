@@ -9,6 +9,7 @@
  *   RSS_ENCODING=br …                                            (the signed-in load asks for br (or gzip), as a browser)
  *   RSS_DEFAULT_YOUNG=0 …                                        (without the run on V8's default young generation)
  *   RSS_NODE_ARGS='--heap-growing-percent=30|--max-semi-space-size=4'   (this commit again per variant, Node's options)
+ *   RSS_ENVS='MALLOC_ARENA_MAX=2|…'                              (this commit again per variant, added environment)
  *
  * - Cold start: spawn of `node server/index.ts` (NODE_ENV=production) to the first 200 on `/`, and the
  *   CPU the process spent by then (/proc), STARTS times per case, median; on a fresh data folder (or
@@ -32,6 +33,7 @@ import {
 	buildSite,
 	cpuMs,
 	createPostgresDatabase,
+	envPairs,
 	machineLine,
 	makeLog,
 	median,
@@ -255,9 +257,19 @@ await runBench(async () => {
 			.split('|')
 			.filter(Boolean)
 			.map((args) => ({ name: `this commit, ${args}`, root: ROOT, buildDir: BUILD_DIR, nodeArgs: args.split(/\s+/) }))
+		// RSS_ENVS='MALLOC_ARENA_MAX=2|…': this commit again with each set of variables added to its environment.
+		const withEnvs = (process.env.RSS_ENVS ?? '')
+			.split('|')
+			.filter(Boolean)
+			.map((vars) => ({
+				name: `this commit, ${vars}`,
+				root: ROOT,
+				buildDir: BUILD_DIR,
+				env: envPairs(vars),
+			}))
 		// RSS_DEFAULT_YOUNG=0: without the uncapped run.
 		const defaultYoung = process.env.RSS_DEFAULT_YOUNG === '0' ? [] : [uncapped]
-		const rows = await signedInMemory([...codes, ...defaultYoung, ...capped, ...variants])
+		const rows = await signedInMemory([...codes, ...defaultYoung, ...capped, ...variants, ...withEnvs])
 		report.push(
 			`## Signed-in load on PGlite, ${LOAD_SECONDS} s, 50 connections${RSS_ENCODING ? `, Accept-Encoding: ${RSS_ENCODING}` : ''}; ${machineLine()}`,
 			'',

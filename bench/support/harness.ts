@@ -496,3 +496,27 @@ export function machineLine(): string {
 
 /** The floor of the paint benches: a page with no stylesheet, font or script, what the machine allows right now. */
 export const FLOOR_HTML = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plancher</title></head><body><h1>Le plancher</h1><p>Une page sans feuille de style, sans police et sans script, pour savoir ce que la machine permet en ce moment.</p></body></html>\n`
+
+/** What Chromium 13x sends for a document it navigates to by typing the address. */
+export const CHROMIUM_DOCUMENT_HEADERS = {
+	'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+	accept:
+		'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
+	'accept-encoding': 'gzip, deflate, br, zstd',
+	'accept-language': 'fr-FR,fr;q=0.9',
+	'sec-fetch-dest': 'document',
+	'sec-fetch-mode': 'navigate',
+	'sec-fetch-site': 'none',
+	'sec-fetch-user': '?1',
+	'upgrade-insecure-requests': '1',
+}
+
+/** `'NAME=value NAME2=value'` (a bench's ENV_* or RSS_ENVS option) as variables for a server's environment. */
+export function envPairs(text: string | undefined): NodeJS.ProcessEnv {
+	return Object.fromEntries(
+		(text ?? '')
+			.split(/\s+/)
+			.filter(Boolean)
+			.map((pair) => pair.split('=', 2) as [string, string]),
+	)
+}
