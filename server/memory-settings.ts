@@ -21,8 +21,9 @@
  * fast collections have been, up to 4. The last full collection before the first visitors comes
  * while the server starts (some 37 MB live, collections cheap): V8 then lets the heap reach ~3.4×
  * that under the first load, full of requests' garbage and of the array buffers it holds, before
- * it collects again. A fixed ×2 keeps that first rise to the size of what is live, at the same CPU
- * per request (docs/decisions/0034-old-generation-growth.md).
+ * it collects again. A fixed ×1.75 keeps that rise below the size of what is live, at the same CPU
+ * per request as ×2 within what bench/compare.ts can tell; ×1.6 and lower cost CPU
+ * (docs/decisions/0034-old-generation-growth.md).
  *
  * Either option given to Node (its options or NODE_OPTIONS, where Node allows it) is kept as given.
  * Elsewhere (macOS, musl, a Node without process.execve) the server runs as started.
@@ -38,7 +39,7 @@ import path from 'node:path'
 
 const V8_OPTIONS = {
 	'--max-semi-space-size': 8,
-	'--heap-growing-percent': 100,
+	'--heap-growing-percent': 75,
 }
 
 if (process.platform === 'linux' && process.env.MALLOC_TRIM_THRESHOLD_ === undefined && typeof process.execve === 'function') {

@@ -106,7 +106,7 @@ describe.runIf(databaseKind() === 'postgres')('operations', () => {
 			expect(environ).toContain('MALLOC_TRIM_THRESHOLD_=131072')
 			// …and with V8's heap settings (the young generation's cap, the old generation's growth).
 			const commandLine = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'latin1').split('\0')
-			expect(commandLine).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=100']))
+			expect(commandLine).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=75']))
 			expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
 		},
 	)
