@@ -29,8 +29,9 @@ const wholeDocuments = new WeakMap<Response, Uint8Array>()
 export function wholeDocumentResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit & { headers: Headers }): Response {
 	init.headers.set('Content-Length', String(bytes.byteLength))
 	// The body as a stream that hands over these very bytes if anyone reads it (the page cache does):
-	// given as bytes, the Response would copy them at once, some 22 kB and 80 µs for a dashboard
-	// page, for a body the server never reads (bench/RESULTS-dashboard.md, 2026-11-29 night).
+	// given as bytes, the Response would copy them at once (22 kB for a dashboard page; 95 µs per
+	// Response against 12 µs this way, measured alone), for a body the server never reads
+	// (bench/RESULTS-dashboard.md, 2026-11-29).
 	const response = new Response(
 		new ReadableStream<Uint8Array>({
 			pull(controller) {
