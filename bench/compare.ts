@@ -7,6 +7,8 @@
  *   SEEDED_DIR=<folder> …                                                  (seeded once, copied at each run)
  *   NODE_ARGS_B='--single-threaded-gc' …                                   (Node's options for B's server, or A's: NODE_ARGS_A)
  *   ENV_B='MALLOC_MMAP_THRESHOLD_=16384' …                                 (variables added to B's environment, or A's: ENV_A)
+ *   NODE_BIN_B=<another node binary> …                                      (B's server runs on that Node, to compare
+ *                                                                            Node versions; or A's: NODE_BIN_A)
  *   ROOT_A=<other checkout> …                                               (A's server is that checkout's server/, serving
  *                                                                            <build A> inside it; or B's: ROOT_B)
  *
@@ -81,7 +83,8 @@ await runBench(async () => {
 		const nodeArgs = (process.env[`NODE_ARGS_${name}`] ?? '').split(/\s+/).filter(Boolean)
 		// ENV_B='MALLOC_MMAP_THRESHOLD_=16384 …': variables added to that side's environment.
 		const env = envPairs(process.env[`ENV_${name}`])
-		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs, env, root: roots[name] || undefined })
+		const node = process.env[`NODE_BIN_${name}`] || undefined
+		const site = await startSite(`compare-${name}`, { buildDir, dataDir, nodeArgs, env, root: roots[name] || undefined, node })
 		const cookie = anonymous ? undefined : await signIn(site.origin, email, password)
 		// Anonymous: a browser's document request (the page cache's hit, page views counted).
 		const target = {

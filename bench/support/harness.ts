@@ -194,12 +194,13 @@ export async function startSite(
 	options: Omit<SiteOptions, 'port'> & {
 		nodeArgs?: string[]
 		/** Another checkout's server (its own buildDir inside it). */ root?: string
+		/** Another Node binary than the bench's own. */ node?: string
 	},
 ): Promise<RunningSite> {
 	const port = await freePort()
 	const spawnedAt = performance.now()
 	const root = options.root ?? ROOT
-	const child = start(nodeBin, [...(options.nodeArgs ?? []), path.join(root, 'server/index.ts')], {
+	const child = start(options.node ?? nodeBin, [...(options.nodeArgs ?? []), path.join(root, 'server/index.ts')], {
 		cwd: root,
 		env: siteEnv({ ...options, port }),
 		logFile: path.join(TMP, `${name}.log`),
