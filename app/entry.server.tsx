@@ -6,7 +6,7 @@ import { I18nProvider } from '#app/i18n/react.tsx'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { RequestIdProvider } from '#app/components/request-id.tsx'
-import { CRITICAL_CSS_MARK, StylesheetInlineProvider } from '#app/components/stylesheet.tsx'
+import { CRITICAL_CSS_MARK, mayInlineStylesheet, StylesheetInlineProvider } from '#app/components/stylesheet.tsx'
 import { withCriticalCss } from '#app/platform/critical-css.server.ts'
 import { contentSecurityPolicy, providerOrigins } from '#app/platform/security-headers.server.ts'
 import { LANGUAGE, resources } from '#app/platform/i18n.server.ts'
@@ -101,11 +101,19 @@ export default async function handleRequest(
 			// Past this, whatever is still pending is cut short.
 			const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000)
 
-			/** The whole document, written by React at once: one body, without a stream to pass through. */
+			/**
+			 * The whole document, written by React at once: one body, without a stream to pass through.
+			 * A page whose route never inlines its stylesheet (every signed-in screen) is not searched for the mark.
+			 */
 			function respondWhole() {
 				responded = true
 				const init = headers()
-				pipe(wholeBody((body) => resolve(wholeDocumentResponse(withCriticalCss(body, stylesheetText, CRITICAL_CSS_MARK), init))))
+				const inlines = mayInlineStylesheet(matches.at(-1)?.route.id)
+				pipe(
+					wholeBody((body) =>
+						resolve(wholeDocumentResponse(inlines ? withCriticalCss(body, stylesheetText, CRITICAL_CSS_MARK) : body, init)),
+					),
+				)
 			}
 
 			function respondStreamed() {

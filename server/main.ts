@@ -265,27 +265,30 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 	})
 }
 
-/** The app's part of a request: the body gate, the body limit, then the page cache or React Router. */
+/**
+ * The app's part of a request, all of it in the request id's context (one for the whole way): the
+ * body gate, the body limit, then the page cache or React Router.
+ */
 function serveApp(site: Site, req: http.IncomingMessage, res: http.ServerResponse, pathname: string, reqId: string, refused: () => void) {
-	const serve = () => {
-		// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
-		if (!limitBody(req, res, pathname)) {
-			refused()
-			return
-		}
-		site.observe.run(reqId, () => {
+	site.observe.run(reqId, () => {
+		const serve = () => {
+			// Every body is counted as it streams in, and cut at its route's limit (server/body-limit.ts).
+			if (!limitBody(req, res, pathname)) {
+				refused()
+				return
+			}
 			if (site.pageCache.take(req, res, () => void handleRequest(site, req, res))) return
 			void handleRequest(site, req, res)
-		})
-	}
-	// A body is read only once its sender may send it; the others are answered without it (server/body-gate.ts).
-	const admitted = site.observe.run(reqId, () => site.admitBody(req, pathname))
-	if (admitted === true) serve()
-	else
-		void admitted.then((allowed) => {
-			if (allowed) serve()
-			else site.observe.run(reqId, () => void handleRequest(site, req, res, withheldBodyRequest(req, res)))
-		})
+		}
+		// A body is read only once its sender may send it; the others are answered without it (server/body-gate.ts).
+		const admitted = site.admitBody(req, pathname)
+		if (admitted === true) serve()
+		else
+			void admitted.then((allowed) => {
+				if (allowed) serve()
+				else void handleRequest(site, req, res, withheldBodyRequest(req, res))
+			})
+	})
 }
 
 server.keepAliveTimeout = 65_000

@@ -34,11 +34,19 @@ const InlineContext = createContext(false)
 /** Set by entry.server.tsx: whether the document is written whole (then its stylesheet may go inline). */
 export const StylesheetInlineProvider = InlineContext.Provider
 
+/**
+ * Whether a page of this (leaf) route may carry its stylesheet inline: only then can its document
+ * hold the mark, and only then does entry.server.tsx look for it.
+ */
+export function mayInlineStylesheet(routeId: string | undefined): boolean {
+	return routeId !== undefined && INLINE_ROUTE_IDS.has(routeId)
+}
+
 /** `signedIn`: whether the page is rendered for a signed-in member (then always linked). */
 export function Stylesheet({ href, signedIn }: { href: string; signedIn: boolean }) {
 	const whole = useContext(InlineContext)
 	const routeId = useMatches().at(-1)?.id
-	if (whole && !signedIn && routeId && INLINE_ROUTE_IDS.has(routeId)) {
+	if (whole && !signedIn && mayInlineStylesheet(routeId)) {
 		return (
 			<style href={href} precedence="default">
 				{CRITICAL_CSS_MARK}
