@@ -31,7 +31,8 @@
  * The second start also gets Node's compile cache from its first instruction (NODE_COMPILE_CACHE, the
  * folder server/index.ts would enable anyway, unless one is already chosen): its TypeScript files then
  * come out of the cache already stripped of their types, and Node never loads its type stripper (a
- * WebAssembly module of its own, ~0.17 s of CPU per start, measured in bench/RESULTS-start-and-memory.md).
+ * WebAssembly module of its own, ~0.17 s of CPU per start, measured in
+ * `git show 07e18f1:bench/RESULTS-start-and-memory.md`, « Where the time to the first 200 goes »).
  * The first start cannot skip it: it is already running server/index.ts when it gets here.
  */
 import os from 'node:os'

@@ -2,7 +2,7 @@
  * The part of a stylesheet that one page uses: what a public page carries inline in its <head>
  * (components/stylesheet.tsx) instead of the whole public sheet. A page with no script costs the
  * browser its HTML and its CSS: parsing 48 kB of CSS and matching every element against it is a
- * large part of the work before and just after the first paint (bench/RESULTS-first-paint.md,
+ * large part of the work before and just after the first paint (`git show 933c0a5:bench/RESULTS-first-paint.md`,
  * docs/decisions/0033-critical-css.md), and a page uses a third of it.
  *
  * A style rule is kept when one of its selectors can match the page: every class and element name
