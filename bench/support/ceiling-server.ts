@@ -7,7 +7,7 @@
  * besides (bodies read, responses from web streams, gzip and brotli streams, a file streamed, fetch):
  * Node's own http and stream code, shared by all of it, then runs less specialised by V8 than in a
  * process that never did anything else. The same answer then costs more (on a quiet machine, 1.17–1.40×
- * the plain ceiling's CPU, median 1.20×: bench/RESULTS-public-pages.md): that part of a real server's cost is Node's.
+ * the plain ceiling's CPU, median 1.20×: `git show 0500398:bench/RESULTS-public-pages.md`): that part of a real server's cost is Node's.
  * Usage: node bench/support/ceiling-server.ts <pages.json> <port> [--after-app-work]   (127.0.0.1 only)
  * pages.json: { "<path>": { "status": 200, "headers": ["name", "value", …], "body": "<file>" } }
  */

@@ -98,7 +98,8 @@ describe(`audience figures on ${kind}`, () => {
 	})
 
 	// PGlite runs in the server's thread: under traffic this write comes every 2 s, and each statement
-	// of it is time taken from the requests (bench/RESULTS-public-pages.md, 2026-11-29).
+	// of it is time taken from the requests (`git show cf193c0:bench/RESULTS-public-pages.md`,
+	// « What held the event loop every 2 s under cached traffic (00:59–01:10) », 2026-11-29).
 	it.runIf(kind === 'pglite')(
 		'writes views from no other site in one statement, and signals the stats screen only while one listens',
 		async () => {
