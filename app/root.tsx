@@ -35,7 +35,8 @@ import displayFont from '@font-subsets/anton-capitals.woff2?url'
 
 /**
  * Every request's rules, in two steps of React Router's middleware chain, since each step has a cost
- * of its own (as five steps, four of them cost 2.8 % of a signed-in page's CPU: bench/RESULTS-dashboard.md).
+ * of its own (as five steps, four of them cost 2.8 % of a signed-in page's CPU: `git show a289a7f:bench/RESULTS-dashboard.md`,
+ * « Reading of the run of 2026-11-29, 00:47–00:51 UTC (added by hand) »).
  * First, a personal answer is marked for no shared cache on its way out: this step wraps all the rest.
  * Then, in order: a cross-site write is refused, a body that is not a form is refused, a path ending
  * in a slash is redirected, and the session is read. Each rule lives in its own module.

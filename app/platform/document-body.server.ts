@@ -31,7 +31,8 @@ export function wholeDocumentResponse(bytes: Uint8Array<ArrayBuffer>, init: Resp
 	// The body as a stream that hands over these very bytes if anyone reads it (the page cache does):
 	// given as bytes, the Response would copy them at once (22 kB for a dashboard page; 95 µs per
 	// Response against 12 µs this way, measured alone), for a body the server never reads
-	// (bench/RESULTS-dashboard.md, 2026-11-29).
+	// (`git show a289a7f:bench/RESULTS-dashboard.md`, « Reading of this run and of the session's other
+	// two », 2026-11-29).
 	const response = new Response(
 		new ReadableStream<Uint8Array>({
 			pull(controller) {
