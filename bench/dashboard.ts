@@ -4,11 +4,15 @@
  *   node_modules/.bin/node bench/dashboard.ts               (builds into build-bench-dashboard/ first)
  *   BUILD_DIR=build-x node_modules/.bin/node bench/dashboard.ts --no-build
  *   BENCH_SECONDS=10 BENCH_ROUNDS=3 …                       (defaults 5 s × 6)
+ *   BENCH_SETTLE_SECONDS=0 …                                (default 1: the load unmeasured before each round)
+ *   LOAD_APART=1 …                                          (the load from wrk in a process of its own,
+ *                                                            as bench/public-pages.ts sends it)
  *
  * Our server on a data folder seeded with the demo events and an admin account (signed in once
  * through /auth/signin for its session cookie), and bench/bare/ (a React Router app with one route
  * and one paragraph) served the same way as ours (node:http + React Router's request handler).
- * autocannon (50 connections, no pipelining, no compression) takes in interleaved rounds:
+ * autocannon in this process (or, with LOAD_APART=1, support/load-generator.ts: wrk in a process of
+ * its own) sends 50 connections, no pipelining, no compression, in interleaved rounds:
  * the bare page (twice, as two targets: an A/A check of the method's noise), `/dashboard` and the
  * admin's list of events (`/dashboard/admin/events`, the demo's events) signed in, and a public
  * page (`/policies/privacy`) with that session cookie (so it is rendered per request, past the page
@@ -21,6 +25,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { freePort, start, stop, waitForHttp } from './processes.ts'
+import { generateLoad, generatorName } from './support/load-generator.ts'
 import {
 	BARE_BUILD_DIR,
 	ROOT,
@@ -51,9 +56,13 @@ const BUILD_DIR = process.env.BUILD_DIR ?? 'build-bench-dashboard'
 const RESULTS = path.join(import.meta.dirname, 'RESULTS-dashboard.md')
 // Six rounds: a virtual machine's speed can drift by a third within a minute, and each round puts
 // the targets seconds apart; the spread of the round-by-round ratios is printed with the result.
-const LOAD = loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 6 })
+const LOAD = { ...loadPlan({ warmupSeconds: 2, seconds: 5, rounds: 6 }), settleSeconds: Number(process.env.BENCH_SETTLE_SECONDS ?? 1) }
+/** LOAD_APART=1: the load from wrk (or autocannon's command line) in a process of its own, as bench/public-pages.ts sends it. */
+const LOAD_APART = process.env.LOAD_APART === '1'
 // With public APIs only, a signed-in page may cost up to 3× the bare page (docs/decisions/0016-public-apis-only.md).
 const TARGET_RATIO = 3
+/** A latency as the table shows it: whole milliseconds from 10 ms, one decimal below (wrk gives microseconds). */
+const latency = (ms: number) => (ms >= 10 ? Math.round(ms) : Math.round(ms * 10) / 10).toLocaleString('en-US')
 const IDLE_SECONDS = 10
 
 /** CPU ms per second of each process over IDLE_SECONDS with no request. */
@@ -111,7 +120,7 @@ await runBench(async () => {
 		bytes.set(target.name, Buffer.byteLength(await (await fetch(target.url, { headers: target.headers })).text()))
 	// What each server does with no request at all (timers, the job queue's polling), before and after the load.
 	const idleBefore = await idleCpu([ours.pid, bare.pid])
-	const rounds = await loadRounds(targets, LOAD, { log })
+	const rounds = await loadRounds(targets, LOAD, { log, generate: LOAD_APART ? generateLoad : undefined })
 	const idleAfter = await idleCpu([ours.pid, bare.pid])
 	await Promise.all([stop(ours.child), stop(bare)])
 	/** CPU ms per second of wall time with no request, per process. */
@@ -141,7 +150,7 @@ await runBench(async () => {
 		'',
 		`Written by \`node bench/dashboard.ts\`; ${started.toISOString()}; ${machineLine()} at the end; build \`${BUILD_DIR}/\`.`,
 		'',
-		`Method: autocannon, ${LOAD.connections} connections, no pipelining, no compression, on 127.0.0.1; ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s taking the targets in turn (rotating order). Our server: production build, PGlite data folder seeded with the demo events and an admin account, signed in once through \`/auth/signin\`. The bare app is served like ours (node:http, React Router's request handler) without anything of ours. CPU per request: user + system time of the serving process (/proc) over its rounds ÷ requests. It depends less on other work on the machine than req/s does, but it holds what the process does with no request at all (timers, the job queue's polling), spread over fewer requests when the machine is busy: that idle CPU is measured for ${IDLE_SECONDS} s before and after the rounds, and the last columns take it out.`,
+		`Method: ${LOAD_APART ? `${generatorName} in a process of its own` : "autocannon in the bench's process"}, ${LOAD.connections} connections, no pipelining, no compression, on 127.0.0.1; ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s taking the targets in turn (rotating order), each round after ${LOAD.settleSeconds} s of the same load not measured (so that the processor's caches hold that server's work, whichever target came before). Our server: production build, PGlite data folder seeded with the demo events and an admin account, signed in once through \`/auth/signin\`. The bare app is served like ours (node:http, React Router's request handler) without anything of ours. CPU per request: user + system time of the serving process (/proc) over its rounds ÷ requests. It depends less on other work on the machine than req/s does, but it holds what the process does with no request at all (timers, the job queue's polling), spread over fewer requests when the machine is busy: that idle CPU is measured for ${IDLE_SECONDS} s before and after the rounds, and the last columns take it out.`,
 		'',
 		`With no request at all, our server used **${idleRate(ours.pid).toFixed(1)} ms of CPU per second** (${idleBefore.get(ours.pid)!.toFixed(1)} before the rounds, ${idleAfter.get(ours.pid)!.toFixed(1)} after), the bare app ${idleRate(bare.pid).toFixed(1)}.`,
 		'',
@@ -151,7 +160,7 @@ await runBench(async () => {
 	for (const target of targets) {
 		const r = rounds.get(target.name)!
 		out.push(
-			`| ${labels[target.name]} | ${num(bytes.get(target.name)!)} | **${cpu(target.name).toFixed(2)} ms** | ${(cpu(target.name) / cpu('bare')).toFixed(2)} | ${net(target.name).toFixed(2)} ms | ${(net(target.name) / net('bare')).toFixed(2)} | ${num(medianRps(r))} | ${median(r.map((x) => x.p50))} / ${median(r.map((x) => x.p99))} ms | ${sum(r.map((x) => x.unexpected))} / ${sum(r.map((x) => x.errors))} |`,
+			`| ${labels[target.name]} | ${num(bytes.get(target.name)!)} | **${cpu(target.name).toFixed(2)} ms** | ${(cpu(target.name) / cpu('bare')).toFixed(2)} | ${net(target.name).toFixed(2)} ms | ${(net(target.name) / net('bare')).toFixed(2)} | ${num(medianRps(r))} | ${latency(median(r.map((x) => x.p50)))} / ${latency(median(r.map((x) => x.p99)))} ms | ${sum(r.map((x) => x.unexpected))} / ${sum(r.map((x) => x.errors))} |`,
 		)
 	}
 	out.push('')

@@ -430,6 +430,13 @@ export function loadPlan(defaults: { warmupSeconds: number; seconds: number; rou
 export interface LoadPlan {
 	connections?: number
 	warmupSeconds: number
+	/**
+	 * Before each measured round of a target, this long of the same load, not measured: the round
+	 * then starts with that server's code and data in the processor's caches, whichever target came
+	 * before it (without it, a target measured right after another server's round paid for the caches
+	 * that one had taken: bench/dashboard.ts's A/A pair came out 0.82–0.86× instead of 1).
+	 */
+	settleSeconds?: number
 	seconds: number
 	rounds: number
 	timeoutSeconds?: number
@@ -462,6 +469,7 @@ export async function loadRounds(
 	const rotate = (round: number) => targets.map((_, k) => targets[(k + round) % targets.length]!)
 	for (let round = 0; round < plan.rounds; round++) {
 		for (const target of (options.order ?? rotate)(round)) {
+			if (plan.settleSeconds) await load(target, plan.settleSeconds, cannonOptions)
 			const result = await load(target, plan.seconds, cannonOptions)
 			results.get(target.name)!.push(result)
 			options.onRound?.(target, result, round)
