@@ -19,6 +19,9 @@
  * from support/load-generator.ts (wrk, or autocannon in a child process). Rounds are interleaved:
  * in each, the pages in rotating order, and for each page every server in rotating order. CPU per
  * request: the serving process's user + system time (/proc/<pid>/stat) over its rounds ÷ requests.
+ * Beside the ceiling, the first checkout's own process answers /__floor<page> with the same bytes
+ * before its request handler runs (support/answer-at-top.ts): the floor of a process that runs the
+ * whole app, so that the gap splits into the process's part and our per-request work.
  * Results: bench/RESULTS-public-pages.md. Loopback only; every process started is stopped.
  */
 import fs from 'node:fs'
@@ -111,12 +114,19 @@ async function capture(origin: string, pagePath: string, index: number): Promise
 	return { path: pagePath, label, status, headers, bodyFile, bytes: body.length, cache }
 }
 
-/** `afterAppWork`: the same server in a process that has first done an app's other work (ceiling-server.ts). */
 /** The ceiling again, in a process that first did an app's other work: how much of a real server's cost is Node's own. */
 const AFTER_APP_WORK = 'raw node after app work'
+/**
+ * The first checkout's own process answering the same bytes before its request handler runs
+ * (support/answer-at-top.ts, at /__floor<page>): the floor of a process that runs the whole app.
+ */
+const FLOOR = 'ours, answered at the top'
+const FLOOR_PREFIX = '/__floor'
+/** The pages as the ceiling serves them (written once they are captured; the floor reads it too). */
+const PAGES_FILE = path.join(TMP, 'public-pages.json')
 
 async function startCeiling(pages: Page[], afterAppWork = false): Promise<RunningSite> {
-	const manifest = path.join(TMP, 'public-pages.json')
+	const manifest = PAGES_FILE
 	fs.writeFileSync(
 		manifest,
 		JSON.stringify(Object.fromEntries(pages.map((p) => [p.path, { status: p.status, headers: p.headers, body: p.bodyFile }]))),
@@ -145,13 +155,22 @@ async function measure(): Promise<Measured> {
 	log('seeding the demo events')
 	const ids = seedDemo({ buildDir: BUILD_DIR, dataDir: seeded, databaseUrl: '' })
 	const sites: { name: string; site: RunningSite }[] = []
-	for (const checkout of CHECKOUTS) {
+	for (const [k, checkout] of CHECKOUTS.entries()) {
 		const dataDir = tempDir(`band-bench-public-${checkout.name}-`)
 		fs.cpSync(seeded, dataDir, { recursive: true })
 		log(`starting ${checkout.name} (${path.relative(ROOT, checkout.root) || '.'})`)
+		// The first one also answers /__floor<page> before its own handler (FLOOR).
+		const floor =
+			k === 0 ? { nodeArgs: ['--import', path.join(ROOT, 'bench/support/answer-at-top.ts')], env: { BENCH_FLOOR_PAGES: PAGES_FILE } } : {}
 		sites.push({
 			name: checkout.name,
-			site: await startSite(`public-pages-${checkout.name}`, { buildDir: BUILD_DIR, dataDir, databaseUrl: '', root: checkout.root }),
+			site: await startSite(`public-pages-${checkout.name}`, {
+				buildDir: BUILD_DIR,
+				dataDir,
+				databaseUrl: '',
+				root: checkout.root,
+				...floor,
+			}),
 		})
 	}
 	const paths = ['/', '/events', `/events/${ids.scheduled}`, '/redeem', '/contact']
@@ -164,19 +183,21 @@ async function measure(): Promise<Measured> {
 	const nginx = nginxInstalled()
 		? await startNginx(pages.map((p) => ({ path: p.path, headers: p.headers, bodyFile: p.bodyFile })))
 		: undefined
-	const servers = [...sites.map((s) => s.name), 'raw node', AFTER_APP_WORK, ...(nginx ? ['nginx'] : [])]
+	const servers = [...sites.map((s) => s.name), FLOOR, 'raw node', AFTER_APP_WORK, ...(nginx ? ['nginx'] : [])]
 	const originOf = (server: string): RunningSite =>
-		server === 'raw node'
-			? ceiling
-			: server === AFTER_APP_WORK
-				? worked
-				: server === 'nginx'
-					? nginx!
-					: sites.find((s) => s.name === server)!.site
+		server === FLOOR
+			? sites[0]!.site
+			: server === 'raw node'
+				? ceiling
+				: server === AFTER_APP_WORK
+					? worked
+					: server === 'nginx'
+						? nginx!
+						: sites.find((s) => s.name === server)!.site
 	const targets: Target[] = pages.flatMap((page) =>
 		servers.map((server) => ({
 			name: `${server} ${page.path}`,
-			url: originOf(server).origin + page.path,
+			url: originOf(server).origin + (server === FLOOR ? FLOOR_PREFIX : '') + page.path,
 			pids: [originOf(server).pid],
 			headers: CHROMIUM_DOCUMENT_HEADERS,
 		})),
@@ -246,7 +267,7 @@ function report(m: Measured): string {
 	out.push(
 		`Written by \`node_modules/.bin/node bench/public-pages.ts\`; ${started.toISOString()}; ${machineLine()} at the end; load average (1 min) after each round ${Math.min(...m.loads).toFixed(1)}–${Math.max(...m.loads).toFixed(1)}; build \`${BUILD_DIR}/\`; servers: ${CHECKOUTS.map((c) => c.name).join(', ')}.`,
 		'',
-		`Method: load from ${generatorName} in a process of its own, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; every request with a Chromium's document headers (User-Agent, \`Accept: text/html,…\`, \`Accept-Encoding: gzip, deflate, br, zstd\`, \`Accept-Language: fr-FR,fr;q=0.9\`, \`Sec-Fetch-Dest/Mode/Site/User\`, \`Upgrade-Insecure-Requests: 1\`), no cookie. A ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s${LOAD.settleSeconds > 0 ? `, each after ${LOAD.settleSeconds} s of the same load not measured` : ''}; in each round the pages in rotating order and, for each, every server in rotating order. **raw node**: node:http answering the very status, headers and brotli body our server sent, from memory (one \`writeHead\` with the raw header list, one \`end\`): the ceiling. **raw node after app work**: the same server in a process that first did, 3,000 times, what an app's process does besides (a form's body read, a page from a web stream gzipped, fetch, a stream pipeline, a file brotli-compressed): Node's own http and stream code then runs less specialised, the part of a real server's cost that is Node's. **nginx**: ${nginxInstalled() ? 'nginx 1.22 (one process) sending the same bytes from a file with the same headers' : 'not installed'}. CPU per request: the serving process's user + system time (/proc/<pid>/stat) over all its rounds ÷ requests. req/s and latencies: median round.`,
+		`Method: load from ${generatorName} in a process of its own, ${LOAD.connections} connections, no pipelining, on 127.0.0.1; every request with a Chromium's document headers (User-Agent, \`Accept: text/html,…\`, \`Accept-Encoding: gzip, deflate, br, zstd\`, \`Accept-Language: fr-FR,fr;q=0.9\`, \`Sec-Fetch-Dest/Mode/Site/User\`, \`Upgrade-Insecure-Requests: 1\`), no cookie. A ${LOAD.warmupSeconds} s warm-up per target, then ${LOAD.rounds} rounds of ${LOAD.seconds} s${LOAD.settleSeconds > 0 ? `, each after ${LOAD.settleSeconds} s of the same load not measured` : ''}; in each round the pages in rotating order and, for each, every server in rotating order. **raw node**: node:http answering the very status, headers and brotli body our server sent, from memory (one \`writeHead\` with the raw header list, one \`end\`): the ceiling. **${FLOOR}**: ${CHECKOUTS[0]!.name}'s own server process answering \`${FLOOR_PREFIX}<page>\` with those same bytes in the same way before its request handler runs (bench/support/answer-at-top.ts, loaded with \`--import\`): the same process in the same state, none of our per-request work. **raw node after app work**: the same server in a process that first did, 3,000 times, what an app's process does besides (a form's body read, a page from a web stream gzipped, fetch, a stream pipeline, a file brotli-compressed): Node's own http and stream code then runs less specialised, the part of a real server's cost that is Node's. **nginx**: ${nginxInstalled() ? 'nginx 1.22 (one process) sending the same bytes from a file with the same headers' : 'not installed'}. CPU per request: the serving process's user + system time (/proc/<pid>/stat) over all its rounds ÷ requests. req/s and latencies: median round.`,
 		'',
 		'| page | bytes (br) | server | req/s | p50 / p99 / worst | CPU/request | ÷ raw node CPU | non-200 / errors |',
 		'| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
@@ -268,11 +289,14 @@ function report(m: Measured): string {
 		out.push(`- ${server}: ${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`)
 	// What is left once Node's own part is set aside: each checkout ÷ the ceiling after app work, page by page.
 	const worked = ratios.get(AFTER_APP_WORK)!
+	const spread = (values: number[]) =>
+		`${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`
 	out.push('', `CPU per request ÷ ${AFTER_APP_WORK} (the part that is our code and its process, not Node's):`, '')
-	for (const site of CHECKOUTS) {
-		const values = ratios.get(site.name)!.map((ratio, k) => ratio / worked[k]!)
-		out.push(`- ${site.name}: ${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`)
-	}
+	for (const site of CHECKOUTS) out.push(`- ${site.name}: ${spread(ratios.get(site.name)!.map((ratio, k) => ratio / worked[k]!))}`)
+	// Our per-request work on a cache hit alone: the same process, the same answer, with and without it.
+	const floor = ratios.get(FLOOR)!
+	out.push('', `CPU per request ÷ ${FLOOR} (our own per-request work on a hit, the process being the same):`, '')
+	for (const site of CHECKOUTS) out.push(`- ${site.name}: ${spread(ratios.get(site.name)!.map((ratio, k) => ratio / floor[k]!))}`)
 	if (m.legacy) {
 		out.push(
 			'',
