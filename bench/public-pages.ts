@@ -260,6 +260,8 @@ async function measure(): Promise<Measured> {
 	return { pages, servers, rounds, loads, legacy }
 }
 
+/** Ratios over the pages as the report writes them: min – median – max. */
+const spread = (values: number[]) => `${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 2 : 0)}` : '–')
 
 function report(m: Measured): string {
@@ -285,12 +287,9 @@ function report(m: Measured): string {
 		}
 	}
 	out.push('', 'CPU per request ÷ raw node, over the five pages (min – median – max):', '')
-	for (const [server, values] of ratios)
-		out.push(`- ${server}: ${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`)
+	for (const [server, values] of ratios) out.push(`- ${server}: ${spread(values)}`)
 	// What is left once Node's own part is set aside: each checkout ÷ the ceiling after app work, page by page.
 	const worked = ratios.get(AFTER_APP_WORK)!
-	const spread = (values: number[]) =>
-		`${Math.min(...values).toFixed(2)} – ${median(values).toFixed(2)} – ${Math.max(...values).toFixed(2)}×`
 	out.push('', `CPU per request ÷ ${AFTER_APP_WORK} (the part that is our code and its process, not Node's):`, '')
 	for (const site of CHECKOUTS) out.push(`- ${site.name}: ${spread(ratios.get(site.name)!.map((ratio, k) => ratio / worked[k]!))}`)
 	// Our per-request work on a cache hit alone: the same process, the same answer, with and without it.

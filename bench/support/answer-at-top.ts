@@ -2,7 +2,8 @@
  * Loaded into our server by bench/public-pages.ts (`node --import`): a request for /__floor<page>
  * is answered before the server's own handler runs, with the very status, headers and bytes our
  * server sent for <page> (the ceiling's pages.json, named by BENCH_FLOOR_PAGES), in one writeHead
- * and one end, as raw Node answers them. Every other request goes on to the server as usual.
+ * and one end, as raw Node answers them. Every other request goes on to the server as usual,
+ * after one check of its event name and path (the price « ours » pays for sharing the process).
  *
  * The same process as « ours », in the same state (the whole app loaded, the same pages rendered and
  * served), the same answer, and none of our per-request work: what is left between this and raw
