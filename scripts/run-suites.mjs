@@ -23,6 +23,8 @@ function run(name, command, args, { env = {}, buffered = false } = {}) {
 	const child = spawn(command, args, {
 		env: { ...process.env, ...env },
 		stdio: ['ignore', buffered ? 'pipe' : 'inherit', buffered ? 'pipe' : 'inherit'],
+		// A process group of its own, with the servers and browsers it starts: a signal reaches them all.
+		detached: true,
 	})
 	children.add(child)
 	const output = []
@@ -49,11 +51,19 @@ function run(name, command, args, { env = {}, buffered = false } = {}) {
 	})
 }
 
-// Stopped (Ctrl-C, CI's timeout): the suites stop too, and clean up as they do on their own signal.
+// Stopped (Ctrl-C, CI's timeout, `kill`): the signal goes to each suite's whole process group, so
+// that the servers and browsers the tests started get it too, and this waits for them to end.
+let stopped = false
 for (const signal of ['SIGINT', 'SIGTERM']) {
 	process.on(signal, () => {
-		for (const child of children) child.kill(signal)
-		process.exitCode = 1
+		stopped = true
+		for (const child of children) {
+			try {
+				process.kill(-child.pid, signal)
+			} catch {
+				// That group has already ended.
+			}
+		}
 	})
 }
 
@@ -63,8 +73,14 @@ const vitest = () =>
 const browser = (buffered) =>
 	run('browser tests (tests/e2e)', node, ['--test', '--test-reporter=spec', 'tests/e2e/suite.e2e.ts'], { buffered })
 
-const results = serial ? [await vitest(), await browser(false)] : await Promise.all([vitest(), browser(true)])
+const results = []
+if (!serial) results.push(...(await Promise.all([vitest(), browser(true)])))
+else {
+	results.push(await vitest())
+	if (!stopped) results.push(await browser(false))
+}
 
 console.log('')
 for (const { name, code, seconds } of results) console.log(`${code === 0 ? 'passed' : 'FAILED'}  ${name}: ${seconds} s`)
-if (results.some((r) => r.code !== 0)) process.exitCode = 1
+if (stopped) console.log('stopped before the end')
+if (stopped || results.some((r) => r.code !== 0)) process.exitCode = 1
