@@ -33,7 +33,11 @@ function run(name, command, args, { env = {}, buffered = false } = {}) {
 		child.stderr.on('data', (chunk) => output.push(chunk))
 	}
 	return new Promise((resolve) => {
+		let finished = false
+		// A child that cannot start reports an error and may then close as well: one report.
 		const finish = (code) => {
+			if (finished) return
+			finished = true
 			children.delete(child)
 			const seconds = Math.round((performance.now() - started) / 1000)
 			if (buffered) {
