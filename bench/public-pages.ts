@@ -125,16 +125,19 @@ const FLOOR_PREFIX = '/__floor'
 /** The pages as the ceiling serves them (written once they are captured; the floor reads it too). */
 const PAGES_FILE = path.join(TMP, 'public-pages.json')
 
-async function startCeiling(pages: Page[], afterAppWork = false): Promise<RunningSite> {
-	const manifest = PAGES_FILE
+/** The captured pages as the ceilings and the floor serve them: status, headers, the body's file. */
+function writePagesFile(pages: Page[]) {
 	fs.writeFileSync(
-		manifest,
+		PAGES_FILE,
 		JSON.stringify(Object.fromEntries(pages.map((p) => [p.path, { status: p.status, headers: p.headers, body: p.bodyFile }]))),
 	)
+}
+
+async function startCeiling(pages: Page[], afterAppWork = false): Promise<RunningSite> {
 	const port = await freePort()
 	const child = start(
 		nodeBin,
-		[path.join(ROOT, 'bench/support/ceiling-server.ts'), manifest, String(port), ...(afterAppWork ? ['--after-app-work'] : [])],
+		[path.join(ROOT, 'bench/support/ceiling-server.ts'), PAGES_FILE, String(port), ...(afterAppWork ? ['--after-app-work'] : [])],
 		{ cwd: ROOT },
 	)
 	const origin = `http://127.0.0.1:${port}`
@@ -178,6 +181,7 @@ async function measure(): Promise<Measured> {
 	for (const [index, pagePath] of paths.entries()) pages.push(await capture(sites[0]!.site.origin, pagePath, index))
 	for (const page of pages) log(`${page.path}: ${page.bytes} bytes, x-page-cache ${page.cache}`)
 
+	writePagesFile(pages)
 	const ceiling = await startCeiling(pages)
 	const worked = await startCeiling(pages, true)
 	const nginx = nginxInstalled()

@@ -17,7 +17,7 @@ import './check-node.mjs'
 const serial = process.env.TEST_SUITES === 'serial'
 const children = new Set()
 
-/** One suite as an npm script would run it; resolves with its exit code and its duration. */
+/** One suite; resolves with its exit code and its duration. */
 function run(name, command, args, { env = {}, buffered = false } = {}) {
 	const started = performance.now()
 	const child = spawn(command, args, {
@@ -71,11 +71,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 	})
 }
 
-const node = process.execPath
+// Each suite is its own npm script (package.json), run as `npm run` would: one home for each command.
 const vitest = () =>
-	run('unit and integration tests (Vitest)', node, ['node_modules/vitest/vitest.mjs', 'run'], { env: { TEST_BUILD_DIR: 'build' } })
-const browser = (buffered) =>
-	run('browser tests (tests/e2e)', node, ['--test', '--test-reporter=spec', 'tests/e2e/suite.e2e.ts'], { buffered })
+	run('unit and integration tests (Vitest)', 'npm', ['run', '--silent', 'test:unit'], { env: { TEST_BUILD_DIR: 'build' } })
+const browser = (buffered) => run('browser tests (tests/e2e)', 'npm', ['run', '--silent', 'test:e2e'], { buffered })
 
 const results = []
 if (!serial) results.push(...(await Promise.all([vitest(), browser(true)])))
